@@ -1,0 +1,27 @@
+// `npm start`: builds the bundle when it is missing or older than the sources, then runs it.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildServer } from './build.mjs';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const bundle = path.join(root, 'dist/showclock.mjs');
+
+function newestSourceMs(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSourceMs(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestSourceMs(path.join(root, 'src'))) {
+  await buildServer();
+}
+
+const child = spawn(process.execPath, [bundle, ...process.argv.slice(2)], { stdio: 'inherit' });
+// Pass stop signals on, so Ctrl-C and SIGTERM get the service's orderly shutdown.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128)));

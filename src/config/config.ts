@@ -1,0 +1,112 @@
+// Configuration: the JSON file named by SHOWCLOCK_CONFIG, then environment
+// variables on top. Validated with zod at start; any problem is a ConfigError
+// naming each bad field by its path, and main exits with 78 (EX_CONFIG).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { describeZodError } from '../http/api-errors.js';
+import { GpioConfigSchema, type GpioConfig } from './gpio-config.js';
+
+export const GPIO_MODES = ['auto', 'onoff', 'sim', 'off'] as const;
+export type GpioMode = (typeof GPIO_MODES)[number];
+
+export const EXIT_CONFIG = 78;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const port = z.number({ error: 'expected a number' }).int('expected a whole number').min(0, 'expected 0 to 65535').max(65535, 'expected 0 to 65535');
+const rateLimit = z.number({ error: 'expected a number' }).int('expected a whole number').min(1, 'expected at least 1');
+
+/** The config file. Unknown keys are errors: a misspelt key must not be silently ignored. */
+export const ConfigFileSchema = z.strictObject({
+  port: port.optional(),
+  host: z.string({ error: 'expected a string' }).min(1, 'expected a host name or address').optional(),
+  dataDir: z.string({ error: 'expected a string' }).min(1, 'expected a directory path').optional(),
+  rateLimit: rateLimit.optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace'], { error: 'expected one of fatal, error, warn, info, debug, trace' }).optional(),
+  gpio: GpioConfigSchema.optional(),
+});
+
+export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly rateLimit: number;
+  readonly logLevel: string;
+  readonly gpioMode: GpioMode;
+  readonly gpio: GpioConfig;
+  /** Set when the environment fixes a key; otherwise keys come from the data directory. */
+  readonly apiKey: string | undefined;
+  readonly viewerKey: string | undefined;
+  readonly configPath: string | undefined;
+}
+
+export const DEFAULTS = { port: 8080, host: '0.0.0.0', dataDir: './data', rateLimit: 100, logLevel: 'info', gpioMode: 'auto' } as const;
+
+function readConfigFile(file: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`config file ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`config file ${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const result = ConfigFileSchema.safeParse(json);
+  if (!result.success) throw new ConfigError(`config file ${file}: ${describeZodError(result.error)}`);
+  return result.data;
+}
+
+function envNumber(env: NodeJS.ProcessEnv, name: string, schema: z.ZodNumber): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`environment ${name}: expected a whole number, got ${JSON.stringify(raw)}`);
+  const result = schema.safeParse(Number(raw.trim()));
+  if (!result.success) throw new ConfigError(`environment ${name}: ${describeZodError(result.error)}`);
+  return result.data;
+}
+
+function envKey(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  // Keys travel in URL paths: keep them to URL-safe characters and long enough to resist guessing.
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(raw)) {
+    throw new ConfigError(`environment ${name}: expected 16 to 128 characters from A-Z a-z 0-9 _ - (the key goes in URLs)`);
+  }
+  return raw;
+}
+
+/** Resolves the configuration; throws ConfigError with every problem named. */
+export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Config {
+  const configPath = env.SHOWCLOCK_CONFIG === undefined || env.SHOWCLOCK_CONFIG === '' ? undefined : path.resolve(cwd, env.SHOWCLOCK_CONFIG);
+  const file: ConfigFile = configPath === undefined ? {} : readConfigFile(configPath);
+  const gpioModeRaw = env.SHOWCLOCK_GPIO;
+  if (gpioModeRaw !== undefined && gpioModeRaw !== '' && !(GPIO_MODES as readonly string[]).includes(gpioModeRaw)) {
+    throw new ConfigError(`environment SHOWCLOCK_GPIO: expected one of ${GPIO_MODES.join(', ')}, got ${JSON.stringify(gpioModeRaw)}`);
+  }
+  const apiKey = envKey(env, 'SHOWCLOCK_API_KEY');
+  const viewerKey = envKey(env, 'SHOWCLOCK_VIEWER_KEY');
+  if (apiKey !== undefined && apiKey === viewerKey) {
+    throw new ConfigError('environment SHOWCLOCK_VIEWER_KEY: must differ from SHOWCLOCK_API_KEY (the viewer key only watches)');
+  }
+  return {
+    port: envNumber(env, 'PORT', port) ?? file.port ?? DEFAULTS.port,
+    host: (env.HOST === undefined || env.HOST === '' ? undefined : env.HOST) ?? file.host ?? DEFAULTS.host,
+    dataDir: path.resolve(cwd, (env.SHOWCLOCK_DATA_DIR === undefined || env.SHOWCLOCK_DATA_DIR === '' ? undefined : env.SHOWCLOCK_DATA_DIR) ?? file.dataDir ?? DEFAULTS.dataDir),
+    rateLimit: envNumber(env, 'SHOWCLOCK_RATE_LIMIT', rateLimit) ?? file.rateLimit ?? DEFAULTS.rateLimit,
+    logLevel: (env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? undefined : env.LOG_LEVEL) ?? file.logLevel ?? DEFAULTS.logLevel,
+    gpioMode: (gpioModeRaw === undefined || gpioModeRaw === '' ? DEFAULTS.gpioMode : gpioModeRaw) as GpioMode,
+    gpio: file.gpio ?? {},
+    apiKey,
+    viewerKey,
+    configPath,
+  };
+}

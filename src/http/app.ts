@@ -1,0 +1,190 @@
+// The HTTP adapter: hono routes built from the operation table. Order of checks
+// (decisions.md): key (401), then rate limit (429), then route (404), then input
+// (400/413). It translates to and from the room service and holds no room rules.
+import { timingSafeEqual } from 'node:crypto';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { RoomService, CommandSource } from '../app/room-service.js';
+import type { Logger } from '../log/logger.js';
+import { errorResponse } from './api-errors.js';
+import { parseInput } from './input.js';
+import { MAX_BODY_BYTES } from './body-size.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { commandNames, operations, type Action, type ApiVersion, type Method, type Operation } from './operations.js';
+import { rateLimitHeaders, type FixedWindowLimiter } from './rate-limit.js';
+
+
+export interface Keys {
+  readonly apiKey: string;
+  readonly viewerKey: string;
+}
+
+export interface HttpDeps {
+  readonly service: RoomService;
+  /** Read at every request, so a rotated key works at once. */
+  readonly keys: () => Keys;
+  readonly limiter: FixedWindowLimiter;
+  readonly logger: Logger;
+  readonly newTimerId: () => string;
+  /** The client's address, for limiting invalid-key requests; the socket's by default. */
+  readonly clientAddress?: (c: Context) => string;
+  readonly isShuttingDown?: () => boolean;
+}
+
+export type AppEnv = { Variables: { route: string } };
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function socketAddress(c: Context): string {
+  // @hono/node-server puts the Node request on the env; app.request() in tests has none.
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+const VERSIONS: readonly ApiVersion[] = ['v0', 'v1'];
+
+function honoPath(op: Operation): string {
+  return `/api/${op.version}/:key${op.path.replace('{id}', ':id')}`;
+}
+
+export function routePattern(method: string, op: Operation): string {
+  return `${method} /api/${op.version}/{api_key}${op.path}`;
+}
+
+function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const startedMs = performance.now();
+    await next();
+    // Never the path: it holds the key. Handlers name their route pattern.
+    logger.info(
+      { method: c.req.method, route: c.get('route') ?? 'unmatched', status: c.res.status, durationMs: Math.round((performance.now() - startedMs) * 100) / 100 },
+      'request',
+    );
+  };
+}
+
+export function createApp(deps: HttpDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>({ strict: false });
+  const clientAddress = deps.clientAddress ?? socketAddress;
+  const openApiText = JSON.stringify(buildOpenApiDocument());
+
+  app.use('*', requestLog(deps.logger));
+
+  app.onError((error, c) => {
+    deps.logger.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'request failed');
+    return errorResponse(c, 500, 'internal error; the service log has the details');
+  });
+
+  app.notFound((c) => errorResponse(c, 404, 'unknown operation: see /api/v1/openapi.json for the list of operations'));
+
+  app.get('/healthz', (c) => {
+    c.set('route', 'GET /healthz');
+    c.header('Cache-Control', 'no-store');
+    const stopping = deps.isShuttingDown?.() ?? false;
+    return c.json({ ok: !stopping }, stopping ? 503 : 200);
+  });
+
+  // CORS first: a browser's preflight carries no key and must not be counted.
+  app.use('/api/*', cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Content-Type'], maxAge: 600 }));
+  app.use('/api/*', async (c, next) => {
+    await next();
+    c.res.headers.set('Cache-Control', 'no-store');
+  });
+
+  const limitedBy = (c: Context, bucket: string) => {
+    const decision = deps.limiter.hit(bucket);
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) c.header(name, value);
+    return decision;
+  };
+  const tooMany = (c: Context, resetSeconds: number) =>
+    errorResponse(c, 429, `rate limit exceeded: at most ${deps.limiter.limit} requests per minute; try again in ${resetSeconds} s`);
+
+  app.get('/api/v1/openapi.json', (c) => {
+    c.set('route', 'GET /api/v1/openapi.json');
+    const decision = limitedBy(c, `address:${clientAddress(c)}`);
+    if (!decision.allowed) return tooMany(c, decision.resetSeconds);
+    return c.body(openApiText, 200, { 'Content-Type': 'application/json' });
+  });
+
+  // The key, then the quota, for everything else under /api.
+  app.use('/api/*', async (c, next) => {
+    const [, , version = '', key = ''] = c.req.path.split('/');
+    c.set('route', `${c.req.method} /api/${VERSIONS.includes(version as ApiVersion) ? version : '{version}'}/{api_key}/{unmatched}`);
+    const valid = key.length > 0 && sameSecret(key, deps.keys().apiKey);
+    const decision = limitedBy(c, valid ? 'room' : `address:${clientAddress(c)}`);
+    if (!decision.allowed) return tooMany(c, decision.resetSeconds);
+    if (!valid) return errorResponse(c, 401, 'invalid API key: use the key shown in the control room (npm run key prints it)');
+    return next();
+  });
+
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => errorResponse(c, 413, `body too large: at most ${MAX_BODY_BYTES} bytes`),
+  });
+
+  for (const op of operations) {
+    for (const method of op.methods) {
+      const handler = async (c: Context<AppEnv>) => {
+        c.set('route', routePattern(method, op));
+        const bodyText = method === 'POST' ? await c.req.text() : '';
+        const parsed = parseInput(op, method, c.req.query(), bodyText);
+        if (!parsed.ok) return errorResponse(c, 400, parsed.error);
+        const action = op.toAction(parsed.input, { id: c.req.param('id') ?? '', newTimerId: deps.newTimerId });
+        return await perform(c, deps.service, action, op, `http-${op.version}`);
+      };
+      if (method === 'POST') app.post(honoPath(op), limitBody, handler);
+      else app.get(honoPath(op), handler);
+    }
+  }
+
+  for (const version of VERSIONS) {
+    const known = commandNames(version).join(', ');
+    app.on(['GET', 'POST'], `/api/${version}/:key/:cmd`, (c) => {
+      c.set('route', `${c.req.method} /api/${version}/{api_key}/{cmd}`);
+      const cmd = c.req.param('cmd');
+      // A known path reached here only through a method it does not offer (POST on v0, POST /state).
+      const methods = operations.filter((op) => op.version === version && op.path === `/${cmd}`).flatMap((op) => op.methods);
+      const reason =
+        methods.length > 0 ? `/${cmd} in ${version} accepts only ${methods.join(' and ')}` : `unknown command "${cmd.slice(0, 64)}"`;
+      return errorResponse(c, 404, `${reason}; ${version} commands: ${known}`);
+    });
+  }
+
+  return app;
+}
+
+async function perform(c: Context<AppEnv>, service: RoomService, action: Action, op: Operation, source: CommandSource): Promise<Response> {
+  switch (action.kind) {
+    case 'read-state':
+      return c.json({ ok: true as const, state: service.snapshot() }, 200);
+    case 'list-timers': {
+      const room = service.room;
+      return c.json({ ok: true as const, activeTimerId: room.activeTimerId, timers: room.timers }, 200);
+    }
+    case 'command': {
+      const { outcome, durable } = service.dispatch(action.command, source);
+      if (!outcome.ok) return errorResponse(c, outcome.error.kind === 'not_found' ? 404 : 400, outcome.error.message);
+      // Never acknowledge what is not kept: a failed write answers 503, not 2xx.
+      try {
+        await durable;
+      } catch {
+        return errorResponse(c, 503, 'the change could not be saved to disk; check the data directory (the service log has the details)');
+      }
+      if (op.success.schema === 'TimerCreated' && outcome.timer !== undefined) {
+        return c.json({ ok: true as const, timer: outcome.timer }, 201);
+      }
+      return c.json({ ok: true as const, state: service.snapshot() }, 200);
+    }
+    default: {
+      const unknown: never = action;
+      throw new Error(`unhandled action ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+export type { Method };

@@ -1,0 +1,79 @@
+// Response bodies of the API as zod schemas: the OpenAPI document's components
+// are generated from these, and the tests check real responses against them.
+import { z } from 'zod';
+import { APPEARANCES, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
+
+const int = () => z.number().int();
+
+export const TimerSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  speaker: z.string(),
+  duration: int().describe('Planned length, ms'),
+  warnAt: int().describe('Orange-alert threshold, ms'),
+  appearance: z.enum(APPEARANCES),
+  tagId: z.string().nullable(),
+  scheduledAt: int().nullable().describe('Scheduled start, ms since epoch'),
+});
+
+export const MessageSchema = z.object({
+  text: z.string(),
+  flash: z.boolean(),
+  color: z.enum(MESSAGE_COLORS),
+  bold: z.boolean(),
+});
+
+export const SettingsSchema = z.object({
+  zeroBehavior: z.enum(ZERO_BEHAVIORS),
+  autoAdvance: z.boolean(),
+});
+
+export const StateSchema = z.object({
+  seq: int().describe('Starts at 1, rises by exactly 1 on every change of the room, never goes back'),
+  serverNow: int().describe('Server clock when the snapshot was made, ms since epoch'),
+  running: z.boolean(),
+  endAt: int().nullable().describe('End instant while running, ms since epoch; null while paused'),
+  remainingAtPause: int().nullable().describe('Remaining ms while paused; null while running'),
+  remaining: int().describe('Remaining ms; negative means overrun'),
+  zeroBehavior: z.enum(ZERO_BEHAVIORS),
+  autoAdvance: z.boolean(),
+  blackout: z.boolean(),
+  onAir: z.boolean(),
+  activeTimerId: z.string(),
+  activeLabel: z.string(),
+  activeSpeaker: z.string(),
+  warnAt: int(),
+  duration: int(),
+  message: MessageSchema.nullable(),
+  timers: z.array(TimerSchema),
+  settings: SettingsSchema,
+});
+
+export const StateEnvelopeSchema = z.object({ ok: z.literal(true), state: StateSchema });
+
+export const TimersListSchema = z.object({
+  ok: z.literal(true),
+  activeTimerId: z.string(),
+  timers: z.array(TimerSchema),
+});
+
+export const TimerCreatedSchema = z.object({ ok: z.literal(true), timer: TimerSchema });
+
+export const ErrorSchema = z.object({
+  ok: z.literal(false),
+  error: z.string().describe('What went wrong, in words a person can act on'),
+});
+
+/** Component names in the OpenAPI document. */
+export const components = {
+  Timer: TimerSchema,
+  Message: MessageSchema,
+  Settings: SettingsSchema,
+  State: StateSchema,
+  StateEnvelope: StateEnvelopeSchema,
+  TimersList: TimersListSchema,
+  TimerCreated: TimerCreatedSchema,
+  Error: ErrorSchema,
+} as const;
+
+export type ComponentName = keyof typeof components;

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Browser and child-process tests start real servers; keep the 2-core CI machine unhurried.
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    maxWorkers: 2,
+  },
+});
