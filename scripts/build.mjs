@@ -7,6 +7,20 @@ import path from 'node:path';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
+// zod's namespace re-exports ~50 translated error-message locales (about 270 KB
+// minified) that tree shaking cannot drop. Every message we show is our own, so
+// keep English only: the bundle shrinks by almost half, which matters on a Pi.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 export async function buildServer({ minify = true } = {}) {
   await build({
     entryPoints: [path.join(root, 'src/main.ts')],
@@ -18,6 +32,7 @@ export async function buildServer({ minify = true } = {}) {
     minify,
     sourcemap: 'linked',
     external: ['onoff'],
+    plugins: [zodEnglishOnly],
     legalComments: 'none',
     banner: { js: "import { createRequire as __showclockCreateRequire } from 'node:module'; const require = __showclockCreateRequire(import.meta.url);" },
     logLevel: 'warning',
