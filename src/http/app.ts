@@ -71,7 +71,8 @@ function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
 export function createApp(deps: HttpDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   const clientAddress = deps.clientAddress ?? socketAddress;
-  const openApiText = JSON.stringify(buildOpenApiDocument());
+  // Built on first request, not at start: generating it costs memory a box that is never asked need not spend.
+  let openApiText: string | undefined;
 
   app.use('*', requestLog(deps.logger));
 
@@ -108,6 +109,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
     c.set('route', 'GET /api/v1/openapi.json');
     const decision = limitedBy(c, `address:${clientAddress(c)}`);
     if (!decision.allowed) return tooMany(c, decision.resetSeconds);
+    openApiText ??= JSON.stringify(buildOpenApiDocument());
     return c.body(openApiText, 200, { 'Content-Type': 'application/json' });
   });
 
@@ -129,16 +131,20 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 
   for (const op of operations) {
     for (const method of op.methods) {
-      const handler = async (c: Context<AppEnv>) => {
+      // Named before the body limit, so a 413 is logged under its route too.
+      const named: MiddlewareHandler<AppEnv> = async (c, next) => {
         c.set('route', routePattern(method, op));
+        await next();
+      };
+      const handler = async (c: Context<AppEnv>) => {
         const bodyText = method === 'POST' ? await c.req.text() : '';
         const parsed = parseInput(op, method, c.req.query(), bodyText);
         if (!parsed.ok) return errorResponse(c, 400, parsed.error);
         const action = op.toAction(parsed.input, { id: c.req.param('id') ?? '', newTimerId: deps.newTimerId });
         return await perform(c, deps.service, action, op, `http-${op.version}`);
       };
-      if (method === 'POST') app.post(honoPath(op), limitBody, handler);
-      else app.get(honoPath(op), handler);
+      if (method === 'POST') app.post(honoPath(op), named, limitBody, handler);
+      else app.get(honoPath(op), named, handler);
     }
   }
 
