@@ -1,19 +1,27 @@
 // Composition: read config, build the logger, restore the room, start the
 // service and the adapters, listen; on SIGTERM/SIGINT stop in reverse order.
 import { serve, type ServerType } from '@hono/node-server';
+import { runConfigCommand } from './cli/config-command.js';
 import { runKeyCommand } from './cli/key-command.js';
 import { ConfigError, EXIT_CONFIG, loadConfig, type Config } from './config/config.js';
 import { systemClock, timeoutScheduler } from './app/clock.js';
 import { RoomService } from './app/room-service.js';
+import { Shutdown } from './app/shutdown.js';
 import { newTimerIdFor, randomTimerId } from './app/timer-ids.js';
 import { roomUrls } from './app/urls.js';
-import { createRoom } from './domain/room.js';
 import { createApp } from './http/app.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
 import { loadOrCreateKeys, type RoomKeys } from './keys/key-file.js';
+import { KeyWatcher } from './keys/key-watcher.js';
+import { startGpio } from './gpio/gpio-adapter.js';
 import { createLogger, type Logger } from './log/logger.js';
+import { openRoom } from './store/open-room.js';
+import { PushHub } from './push/push-hub.js';
+import { RoomStore } from './store/room-store.js';
+import { notifyReady } from './systemd/notify-ready.js';
 
-const SHUTDOWN_LIMIT_MS = 5_000;
+/** After the store is flushed, how long answers still being sent get before their connections are cut. */
+const ANSWER_DRAIN_MS = 1_000;
 
 function fail(message: string, code: number): never {
   process.stderr.write(`showclock: ${message}\n`);
@@ -46,15 +54,56 @@ async function serveRoom(): Promise<void> {
     logger.error({ file: 'keys.json', reason }, 'the keys file was damaged; new keys were made'),
   );
 
+  // Stop order: closers run in reverse order of `shutdown.add`. Adapters (push
+  // streams, GPIO) add theirs as they start, so they stop before the room service
+  // and the store flush, and after the HTTP server has stopped accepting.
+  const shutdown = new Shutdown({ logger, exit: (code) => process.exit(code) });
+  let server: ServerType | null = null;
+  let serverClosed: Promise<void> = Promise.resolve();
+  shutdown.add('answers in flight', async () => {
+    await Promise.race([serverClosed, new Promise((resolve) => setTimeout(resolve, ANSWER_DRAIN_MS).unref())]);
+    if (server !== null && 'closeAllConnections' in server) server.closeAllConnections();
+  });
+
+  const scheduler = timeoutScheduler(systemClock);
+  const store = new RoomStore({ dataDir: config.dataDir, clock: systemClock, scheduler, logger });
+  const initialRoom = await openRoom(store, { clock: systemClock, logger, newTimerId: randomTimerId });
+  shutdown.add('state store (flush)', () => store.close());
+
   const roomService = new RoomService({
-    initialRoom: createRoom(randomTimerId()),
+    initialRoom,
     clock: systemClock,
-    scheduler: timeoutScheduler(systemClock),
+    scheduler,
     onListenerError: (error) => logger.error({ err: error }, 'a listener of room changes failed'),
+    persistence: store,
   });
   roomService.start();
+  shutdown.add('room service', () => roomService.close());
 
-  let shuttingDown = false;
+  // Lamps light from the restored room at once; never rejects (a missing GPIO is logged, not fatal).
+  const gpio = await startGpio({ mode: config.gpioMode, config: config.gpio, room: roomService, clock: systemClock, scheduler, logger });
+  shutdown.add('GPIO (lamps to their safe state)', () => gpio.close());
+
+  // Push streams (consoles, viewers, kiosk): ended at shutdown, so the HTTP server can close.
+  const pushHub = new PushHub({ source: roomService, onError: (error) => logger.error({ err: error }, 'pushing a change to the streams failed') });
+  pushHub.start();
+  shutdown.add('push streams', () => pushHub.close());
+
+  const keyWatcher = new KeyWatcher({
+    dataDir: config.dataDir,
+    fixed: { apiKey: config.apiKey, viewerKey: config.viewerKey },
+    current: () => keys,
+    onChange: (next, rotated) => {
+      keys = next;
+      // Streams opened with a key that is no longer valid end now, not at their next heartbeat.
+      pushHub.revalidate();
+      logger.info(rotated, 'keys.json changed: rotated keys are in use now; old links and button panels with the old key get 401');
+    },
+    onProblem: (message, detail) => logger.warn(detail, message),
+  });
+  keyWatcher.start();
+  shutdown.add('key watcher', () => keyWatcher.close());
+
   const limiter = new FixedWindowLimiter({ limit: config.rateLimit, nowMs: systemClock.monoMs });
   const app = createApp({
     service: roomService,
@@ -62,39 +111,27 @@ async function serveRoom(): Promise<void> {
     limiter,
     logger,
     newTimerId: newTimerIdFor(() => roomService.room),
-    isShuttingDown: () => shuttingDown,
+    isShuttingDown: () => shutdown.stopping,
+    viewer: { hub: pushHub },
   });
 
-  const server: ServerType = await new Promise((resolve) => {
+  const listening: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
-  const address = server.address();
+  server = listening;
+  shutdown.add('HTTP server (stop accepting)', () => {
+    serverClosed = new Promise((resolve) => listening.close(() => resolve()));
+    // Keep-alive connections would hold close() open: end idle ones now.
+    if ('closeIdleConnections' in listening) listening.closeIdleConnections();
+  });
+  const address = listening.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   logger.info({ host: config.host, port, gpio: config.gpioMode }, 'showclock started');
+  notifyReady(logger, `listening on port ${port}`);
   announce(config, keys, port, logger);
 
-  const shutdown = (signal: string) => {
-    if (shuttingDown) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    shuttingDown = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      logger.error('shutdown took longer than 5 s; exiting');
-      process.exit(1);
-    }, SHUTDOWN_LIMIT_MS);
-    force.unref();
-    roomService.close();
-    server.close(() => {
-      logger.info('stopped');
-      process.exit(0);
-    });
-    // Keep-alive connections would hold close() open: end idle ones now.
-    if ('closeIdleConnections' in server) server.closeIdleConnections();
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown.run('SIGTERM'));
+  process.on('SIGINT', () => void shutdown.run('SIGINT'));
 }
 
 async function main(): Promise<void> {
@@ -103,10 +140,12 @@ async function main(): Promise<void> {
     case undefined:
     case 'serve':
       return serveRoom();
+    case 'config':
+      return runConfigCommand(readConfig(), rest);
     case 'key':
       return runKeyCommand(readConfig(), rest);
     default:
-      fail(`unknown command "${subcommand}"; use "serve" (default) or "key [--rotate-api] [--rotate-viewer]"`, 64);
+      fail(`unknown command "${subcommand}"; use "serve" (default), "key [--rotate-api] [--rotate-viewer]" or "config [name]"`, 64);
   }
 }
 

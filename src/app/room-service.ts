@@ -41,6 +41,9 @@ export class RoomService {
   readonly #clock: Clock;
   readonly #scheduler: Scheduler;
   readonly #listeners = new Set<RoomListener>();
+  /** Changes waiting for the listeners; see #deliver. */
+  readonly #outbox: RoomChange[] = [];
+  #delivering = false;
   #pending: { cancel(): void } | null = null;
   #pendingAtMonoMs: number | null = null;
   #stopped = true;
@@ -111,16 +114,34 @@ export class RoomService {
     if (next.seq !== previous.seq) {
       const change: RoomChange = { room: next, previous, cause, source };
       durable = this.#persistence.record(change);
-      for (const listener of this.#listeners) {
-        try {
-          listener(change);
-        } catch (error) {
-          this.#onListenerError(error);
-        }
-      }
+      this.#deliver(change);
     }
     this.#arm();
     return durable;
+  }
+
+  /**
+   * A listener may dispatch (an automation reacting to a change). Its change is
+   * queued behind the one being delivered, so every listener still sees the
+   * changes in seq order; the outermost call empties the queue before returning.
+   */
+  #deliver(change: RoomChange): void {
+    this.#outbox.push(change);
+    if (this.#delivering) return;
+    this.#delivering = true;
+    try {
+      for (let next = this.#outbox.shift(); next !== undefined; next = this.#outbox.shift()) {
+        for (const listener of this.#listeners) {
+          try {
+            listener(next);
+          } catch (error) {
+            this.#onListenerError(error);
+          }
+        }
+      }
+    } finally {
+      this.#delivering = false;
+    }
   }
 
   #arm(): void {

@@ -4,13 +4,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { describeZodError } from '../http/api-errors.js';
 import { GpioConfigSchema, type GpioConfig } from './gpio-config.js';
+import { stripJsonComments } from './json-comments.js';
 
 export const GPIO_MODES = ['auto', 'onoff', 'sim', 'off'] as const;
 export type GpioMode = (typeof GPIO_MODES)[number];
 
 export const EXIT_CONFIG = 78;
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -25,7 +27,7 @@ export const ConfigFileSchema = z.strictObject({
   host: z.string({ error: 'expected a string' }).min(1, 'expected a host name or address').optional(),
   dataDir: z.string({ error: 'expected a string' }).min(1, 'expected a directory path').optional(),
   rateLimit: rateLimit.optional(),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace'], { error: 'expected one of fatal, error, warn, info, debug, trace' }).optional(),
+  logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).optional(),
   gpio: GpioConfigSchema.optional(),
 });
 
@@ -47,6 +49,34 @@ export interface Config {
 
 export const DEFAULTS = { port: 8080, host: '0.0.0.0', dataDir: './data', rateLimit: 100, logLevel: 'info', gpioMode: 'auto' } as const;
 
+const ARTICLE_AN = new Set(['object', 'array', 'integer', 'int']);
+
+function joinPath(path: readonly PropertyKey[]): string {
+  return path.map((part) => (typeof part === 'number' ? `[${part}]` : String(part))).join('.').replace(/\.\[/g, '[');
+}
+
+/**
+ * One entry per problem, each naming the field by its path in the file:
+ * `gpio.lamp.pin: expected a number`, `prot: unknown key`. Zod's own wording
+ * ("Invalid input: ...") is replaced with what the file should hold.
+ */
+export function describeConfigIssues(error: z.ZodError): string[] {
+  const problems: string[] = [];
+  for (const issue of error.issues) {
+    const at = joinPath(issue.path);
+    const prefix = at === '' ? '' : `${at}: `;
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) problems.push(`${prefix === '' ? '' : `${at}.`}${key}: unknown key (misspelt, or not a setting of this version)`);
+    } else if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) {
+      const expected = String(issue.expected);
+      problems.push(`${prefix}expected ${ARTICLE_AN.has(expected) ? 'an' : 'a'} ${expected}`);
+    } else {
+      problems.push(`${prefix}${issue.message}`);
+    }
+  }
+  return problems;
+}
+
 function readConfigFile(file: string): ConfigFile {
   let text: string;
   try {
@@ -56,12 +86,17 @@ function readConfigFile(file: string): ConfigFile {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(stripJsonComments(text));
   } catch (error) {
     throw new ConfigError(`config file ${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   const result = ConfigFileSchema.safeParse(json);
-  if (!result.success) throw new ConfigError(`config file ${file}: ${describeZodError(result.error)}`);
+  if (!result.success) {
+    const problems = describeConfigIssues(result.error);
+    // One line per problem: messages may hold a ';' of their own.
+    const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+    throw new ConfigError(`config file ${file}: ${count}:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
   return result.data;
 }
 
@@ -70,7 +105,7 @@ function envNumber(env: NodeJS.ProcessEnv, name: string, schema: z.ZodNumber): n
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`environment ${name}: expected a whole number, got ${JSON.stringify(raw)}`);
   const result = schema.safeParse(Number(raw.trim()));
-  if (!result.success) throw new ConfigError(`environment ${name}: ${describeZodError(result.error)}`);
+  if (!result.success) throw new ConfigError(`environment ${name}: ${describeConfigIssues(result.error).join('; ')}`);
   return result.data;
 }
 
@@ -91,6 +126,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
   const gpioModeRaw = env.SHOWCLOCK_GPIO;
   if (gpioModeRaw !== undefined && gpioModeRaw !== '' && !(GPIO_MODES as readonly string[]).includes(gpioModeRaw)) {
     throw new ConfigError(`environment SHOWCLOCK_GPIO: expected one of ${GPIO_MODES.join(', ')}, got ${JSON.stringify(gpioModeRaw)}`);
+  }
+  const logLevelRaw = env.LOG_LEVEL;
+  // pino throws on an unknown level: catch it here, where the message can name the variable.
+  if (logLevelRaw !== undefined && logLevelRaw !== '' && !(LOG_LEVELS as readonly string[]).includes(logLevelRaw)) {
+    throw new ConfigError(`environment LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevelRaw)}`);
   }
   const apiKey = envKey(env, 'SHOWCLOCK_API_KEY');
   const viewerKey = envKey(env, 'SHOWCLOCK_VIEWER_KEY');

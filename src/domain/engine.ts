@@ -278,6 +278,16 @@ function reduce(room: Room, command: Command, nowMonoMs: number): Reduced {
 }
 
 /**
+ * Under `stop` a timer never shows overrun: a running one is stopped at 0 by
+ * settle(), and an edit of a paused one (adjust, a shorter duration, switching
+ * to `stop` while paused in overrun) lands on 0 the same way, not below.
+ */
+function holdAtZeroUnderStop(room: Room): Room {
+  if (room.settings.zeroBehavior !== 'stop' || room.transport.running || room.transport.remainingMs >= 0) return room;
+  return withTransport(room, pausedAt(0));
+}
+
+/**
  * Applies one command at `nowMonoMs`: first every zero event already due, then the
  * command (seq + 1 if it changed anything), then any zero event it made due at once.
  */
@@ -285,7 +295,8 @@ export function applyCommand(room: Room, command: Command, nowMonoMs: number): A
   const settled = settle(room, nowMonoMs);
   const reduced = reduce(settled, command, nowMonoMs);
   if (!reduced.ok) return { room: settled, outcome: { ok: false, error: reduced.error } };
-  const changed = !sameValue(settled, reduced.room);
-  const after = settle(changed ? bump(reduced.room) : settled, nowMonoMs);
+  const result = holdAtZeroUnderStop(reduced.room);
+  const changed = !sameValue(settled, result);
+  const after = settle(changed ? bump(result) : settled, nowMonoMs);
   return { room: after, outcome: reduced.timer === undefined ? { ok: true } : { ok: true, timer: reduced.timer } };
 }

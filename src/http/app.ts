@@ -1,7 +1,6 @@
 // The HTTP adapter: hono routes built from the operation table. Order of checks
 // (decisions.md): key (401), then rate limit (429), then route (404), then input
 // (400/413). It translates to and from the room service and holds no room rules.
-import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -13,6 +12,10 @@ import { MAX_BODY_BYTES } from './body-size.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { commandNames, operations, type Action, type ApiVersion, type Method, type Operation } from './operations.js';
 import { rateLimitHeaders, type FixedWindowLimiter } from './rate-limit.js';
+import { mountViewer, type ViewerDeps } from './viewer-routes.js';
+import { mountControlPage } from './control-page.js';
+import { sameSecret } from './secret-match.js';
+import { socketAddress } from './request-origin.js';
 
 
 export interface Keys {
@@ -30,21 +33,13 @@ export interface HttpDeps {
   /** The client's address, for limiting invalid-key requests; the socket's by default. */
   readonly clientAddress?: (c: Context) => string;
   readonly isShuttingDown?: () => boolean;
+  /** The push hub and page bundles for /events, /view, /display and /assets; see viewer-routes.ts. */
+  readonly viewer?: ViewerDeps;
 }
 
 export type AppEnv = { Variables: { route: string } };
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
-function socketAddress(c: Context): string {
-  // @hono/node-server puts the Node request on the env; app.request() in tests has none.
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'unknown';
-}
 
 const VERSIONS: readonly ApiVersion[] = ['v0', 'v1'];
 
@@ -90,6 +85,8 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
     return c.json({ ok: !stopping }, stopping ? 503 : 200);
   });
 
+  mountControlPage(app, { keys: deps.keys, limiter: deps.limiter, clientAddress });
+
   // CORS first: a browser's preflight carries no key and must not be counted.
   app.use('/api/*', cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Content-Type'], maxAge: 600 }));
   app.use('/api/*', async (c, next) => {
@@ -121,6 +118,9 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
     const decision = limitedBy(c, valid ? 'room' : `address:${clientAddress(c)}`);
     if (!decision.allowed) return tooMany(c, decision.resetSeconds);
     if (!valid) return errorResponse(c, 401, 'invalid API key: use the key shown in the control room (npm run key prints it)');
+    // hono answers HEAD with the GET handler, and here a GET acts: `curl -I` or a link
+    // checker would start the show. HEAD is not an offered method, so it is 404.
+    if (c.req.method === 'HEAD') return errorResponse(c, 404, 'HEAD is not offered: every operation is a GET (v1 mutations also take POST)');
     return next();
   });
 
@@ -134,7 +134,12 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
       // Named before the body limit, so a 413 is logged under its route too.
       const named: MiddlewareHandler<AppEnv> = async (c, next) => {
         c.set('route', routePattern(method, op));
-        await next();
+        // The timer id is part of the route: an unknown one is 404 before any input is read (400/413).
+        const id = c.req.param('id');
+        if (id !== undefined && !deps.service.room.timers.some((t) => t.id === id)) {
+          return errorResponse(c, 404, `no timer with id "${id.slice(0, 64)}" in the running order; GET /timers lists them`);
+        }
+        return next();
       };
       const handler = async (c: Context<AppEnv>) => {
         const bodyText = method === 'POST' ? await c.req.text() : '';
@@ -147,6 +152,9 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
       else app.get(honoPath(op), named, handler);
     }
   }
+
+  // Before the catch-all below, so /api/v1/{api_key}/events is not taken for a command.
+  mountViewer(app, deps);
 
   for (const version of VERSIONS) {
     const known = commandNames(version).join(', ');

@@ -39,7 +39,9 @@ function integerField(opts: {
   description: string;
   example: string;
 }): FieldDef<number> {
-  const pattern = opts.signed ? /^[+-]?\d{1,15}$/ : /^\d{1,15}$/;
+  // A literal `+` in a query string arrives as a space (form encoding), so the
+  // `?ms=+60000` a person types reads " 60000": a leading space stands for the plus.
+  const pattern = opts.signed ? /^[+\- ]?\d{1,15}$/ : /^\d{1,15}$/;
   const range = z
     .number({ error: problem(`must be a whole number: ${opts.hint}`) })
     .int({ error: (iss) => `must be a whole number, not a fraction: ${opts.hint}; ${describeInput(iss.input)}` })

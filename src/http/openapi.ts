@@ -17,27 +17,52 @@ function schemaOf(schema: z.ZodType): JsonObject {
 
 const ref = (name: ComponentName) => ({ $ref: `#/components/schemas/${name}` });
 
-const rateHeaders = {
+// Headers and error responses are the same on every operation: written once under
+// components and referenced, which keeps the document small (about 200 KB written inline, 70 KB so).
+const headerComponents: Record<string, JsonObject> = {
   'RateLimit-Limit': { description: 'Requests allowed per minute', schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Whole seconds until the window ends', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait, equal to RateLimit-Reset', schema: { type: 'integer' } },
+};
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+const rateHeaders = {
+  'RateLimit-Limit': headerRef('RateLimit-Limit'),
+  'RateLimit-Remaining': headerRef('RateLimit-Remaining'),
+  'RateLimit-Reset': headerRef('RateLimit-Reset'),
 };
 
 function jsonResponse(description: string, schema: ComponentName, extraHeaders: JsonObject = {}): JsonObject {
   return { description, headers: { ...rateHeaders, ...extraHeaders }, content: { 'application/json': { schema: ref(schema) } } };
 }
 
-const errorResponses: Record<string, JsonObject> = {
-  '400': jsonResponse('Invalid input; the message names the field', 'Error'),
-  '401': jsonResponse('Invalid API key', 'Error'),
-  '404': jsonResponse('Unknown command, operation or timer id', 'Error'),
-  '429': jsonResponse('Rate limit exceeded', 'Error', {
-    'Retry-After': { description: 'Seconds to wait, equal to RateLimit-Reset', schema: { type: 'integer' } },
-  }),
+const responseComponents: Record<string, JsonObject> = {
+  InvalidInput: jsonResponse('Invalid input; the message names the field', 'Error'),
+  InvalidKey: jsonResponse('Invalid API key', 'Error'),
+  NotFound: jsonResponse('Unknown command, operation or timer id', 'Error'),
+  RateLimited: jsonResponse('Rate limit exceeded', 'Error', { 'Retry-After': headerRef('Retry-After') }),
+  BodyTooLarge: jsonResponse(`Body larger than ${MAX_BODY_BYTES} bytes`, 'Error'),
+  NotSaved: jsonResponse('The change could not be saved to disk, so it is not acknowledged', 'Error'),
 };
 
-function queryParameters(op: Operation): JsonObject[] {
-  const required = new Set(op.required);
+const errorResponses: Record<string, JsonObject> = {
+  '400': responseRef('InvalidInput'),
+  '401': responseRef('InvalidKey'),
+  '404': responseRef('NotFound'),
+  '429': responseRef('RateLimited'),
+};
+
+/** Whether the operation can change the room: its answer then waits for the change to be kept (503 if it cannot be). */
+function changesRoom(op: Operation): boolean {
+  // The kind of action is fixed per operation; the input only fills it in.
+  return op.toAction({}, { id: '', newTimerId: () => '' }).kind === 'command';
+}
+
+/** On a POST every query field is optional: it may come in the body instead, which wins. */
+function queryParameters(op: Operation, method: Method): JsonObject[] {
+  const required = new Set(method === 'GET' ? op.required : []);
   return [...op.required, ...op.optional].map((name) => ({
     name,
     in: 'query',
@@ -64,18 +89,20 @@ function operationObject(op: Operation, method: Method): JsonObject {
     [String(op.success.status)]: jsonResponse(op.success.status === 201 ? 'Created' : 'Success', op.success.schema),
     ...errorResponses,
   };
+  if (changesRoom(op)) responses['503'] = responseRef('NotSaved');
   const object: JsonObject = {
     operationId: method === 'GET' || op.methods.length === 1 ? op.operationId : `${op.operationId}_post`,
     tags: [op.version],
     summary: op.summary,
     ...(op.description === undefined ? {} : { description: op.description }),
-    parameters: [...pathParameters(op), ...(method === 'GET' ? queryParameters(op) : [])],
+    parameters: [...pathParameters(op), ...queryParameters(op, method)],
     responses,
   };
   if (method === 'POST') {
-    responses['413'] = jsonResponse(`Body larger than ${MAX_BODY_BYTES} bytes`, 'Error');
+    responses['413'] = responseRef('BodyTooLarge');
     if (hasInput) {
       object.requestBody = {
+        // Required fields may come in the query instead, so the body itself is optional.
         required: false,
         content: { 'application/json': { schema: schemaOf(inputSchema(op, 'json')) } },
       };
@@ -96,7 +123,32 @@ export function buildOpenApiDocument(): JsonObject {
       operationId: 'v1_openapi',
       tags: ['v1'],
       summary: 'This document; no key needed',
-      responses: { '200': { description: 'The OpenAPI document', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        '200': { description: 'The OpenAPI document', headers: rateHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
+        '429': errorResponses['429'],
+      },
+    },
+  };
+  paths['/api/v1/{api_key}/events'] = {
+    get: {
+      operationId: 'v1_events',
+      tags: ['v1'],
+      summary: 'Push channel (Server-Sent Events): the snapshot now, then one event per change',
+      description:
+        'Addition to v1. Each change of the room is one event `id: <seq>`, `event: state`, `data: <State as JSON>` (the `state` of GET /state), ' +
+        'in seq order; the stream starts with the current snapshot, also on a reconnect with Last-Event-ID. ' +
+        'A comment line `: heartbeat` every 15 s. Counts once against the rate limit, when it connects.',
+      parameters: [{ name: 'api_key', in: 'path', required: true, description: 'The room\'s API key', schema: { type: 'string' } }],
+      responses: {
+        '200': {
+          description: 'An endless text/event-stream; each event\'s data is a State',
+          headers: rateHeaders,
+          content: { 'text/event-stream': { schema: { type: 'string' } } },
+        },
+        '401': errorResponses['401'],
+        '429': errorResponses['429'],
+        '503': jsonResponse('The service cannot open more streams right now', 'Error'),
+      },
     },
   };
   const schemas: Record<string, JsonObject> = {};
@@ -110,13 +162,13 @@ export function buildOpenApiDocument(): JsonObject {
         'Remote control of a live-event countdown timer. Every operation is a plain GET; v1 mutations also take POST with JSON. ' +
         'The room\'s API key is in the path. 100 requests per minute per key (v0 and v1 together). ' +
         `v0 is frozen and GET only (${commandNames('v0').join(', ')}). ` +
-        'Additions to v1 beyond the interface document: /settings, /timer/{id}/move, previous, toggle, toggle_blackout, toggle_onair.',
+        'Additions to v1 beyond the interface document: /settings, /timer/{id}/move, /events (push channel), previous, toggle, toggle_blackout, toggle_onair.',
     },
     tags: [
       { name: 'v1', description: 'Current version (recommended)' },
       { name: 'v0', description: 'Frozen, reduced command set, GET only' },
     ],
     paths,
-    components: { schemas },
+    components: { schemas, responses: responseComponents, headers: headerComponents },
   };
 }

@@ -11,6 +11,14 @@ export interface LineSink {
 
 export const REDACTED = '[redacted]';
 
+/**
+ * The spellings a secret can have inside a JSON line: as it is, JSON-escaped (a
+ * hand-edited keys.json may hold a quote or a backslash) and percent-encoded (in a URL).
+ */
+function spellings(secret: string): string[] {
+  return [...new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])];
+}
+
 export function createLogger(opts: {
   level?: string;
   /** The secrets to scrub, read at every line so rotated keys are covered at once. */
@@ -22,7 +30,10 @@ export function createLogger(opts: {
     write(line: string): void {
       let clean = line;
       for (const secret of opts.secrets()) {
-        if (secret.length > 0 && clean.includes(secret)) clean = clean.split(secret).join(REDACTED);
+        if (secret.length === 0) continue;
+        for (const form of spellings(secret)) {
+          if (clean.includes(form)) clean = clean.split(form).join(REDACTED);
+        }
       }
       sink.write(clean);
     },

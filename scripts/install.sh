@@ -1,0 +1,398 @@
+#!/bin/bash
+# Installs Showclock on Raspberry Pi OS Trixie (Debian 13), from an unpacked
+# release (`npm run package` makes it). Run as root from the release directory:
+#
+#   sudo ./install.sh               install or update, enable and start
+#   sudo ./install.sh --no-kiosk    the same, without the HDMI kiosk (no cage, no Chromium)
+#   sudo ./install.sh --uninstall   remove it; keeps /var/lib/showclock (room, keys) and /etc/showclock
+#   sudo ./install.sh --uninstall --purge   remove those too
+#
+# Running it again changes nothing that is already right: files are only
+# written when their content differs, users and packages only added when
+# missing, and the service restarted only when something it runs changed.
+# SHOWCLOCK_ROOT installs under another directory (the tests use it with
+# stand-ins for apt-get, systemctl and friends on PATH); SHOWCLOCK_NODE names
+# another node than Debian's /usr/bin/node.
+set -euo pipefail
+
+ROOT=${SHOWCLOCK_ROOT:-}
+RELEASE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+APP_DIR=/opt/showclock
+ETC_DIR=/etc/showclock
+DATA_DIR=/var/lib/showclock
+UNIT_DIR=/etc/systemd/system
+SERVICE=showclock.service
+KIOSK=showclock-kiosk.service
+USER_NAME=showclock
+KIOSK_USER=showclock-kiosk
+NODE=${SHOWCLOCK_NODE:-/usr/bin/node}
+
+mode=install
+kiosk=yes
+purge=no
+
+say() { printf 'showclock: %s\n' "$*"; }
+die() {
+  printf 'showclock: %s\n' "$*" >&2
+  exit 1
+}
+
+usage() {
+  sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --uninstall) mode=uninstall ;;
+    --purge) purge=yes ;;
+    --no-kiosk) kiosk=no ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    *) die "unknown option $1 (see --help)" ;;
+  esac
+  shift
+done
+if [ "$purge" = yes ] && [ "$mode" != uninstall ]; then die "--purge goes with --uninstall"; fi
+if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then die "run it as root: sudo $0 $*"; fi
+if [ "$mode" = install ] && [ -r "$ROOT/etc/os-release" ]; then
+  # shellcheck disable=SC1091 # the target system's file, read at run time
+  codename=$(. "$ROOT/etc/os-release" && echo "${VERSION_CODENAME:-}")
+  if [ "$codename" != trixie ]; then say "note: written for Raspberry Pi OS Trixie (Debian 13); this system is \"${codename:-unknown}\""; fi
+fi
+
+# Whether anything the running service uses was written by this run.
+service_changed=no
+kiosk_changed=no
+units_changed=no
+
+# put_file SOURCE TARGET MODE: copies when the content or the mode differs.
+# Prints what it wrote; returns 0 when it wrote, 1 when the target was already right.
+put_file() {
+  local source=$1 target=$ROOT$2 mode=$3
+  if [ -f "$target" ] && cmp -s "$source" "$target" && [ "$(stat -c %a "$target")" = "$mode" ]; then
+    return 1
+  fi
+  mkdir -p "$(dirname "$target")"
+  # Through a temporary file and a rename, so a running service never reads half a file.
+  install -m "$mode" "$source" "$target.new"
+  mv -f "$target.new" "$target"
+  say "wrote $2"
+  return 0
+}
+
+# put_text TARGET MODE < content
+put_text() {
+  local temp
+  temp=$(mktemp)
+  cat >"$temp"
+  local status=0
+  put_file "$temp" "$1" "$2" || status=$?
+  rm -f "$temp"
+  return "$status"
+}
+
+# sync_tree SOURCE_DIR TARGET_DIR: every file of the source, same content and mode; files the
+# release no longer has are removed. Returns 0 when something changed.
+sync_tree() {
+  local source=$1 target=$2 changed=1 file relative
+  while IFS= read -r -d '' file; do
+    relative=${file#"$source"/}
+    if put_file "$file" "$target/$relative" "$(stat -c %a "$file")"; then changed=0; fi
+  done < <(find "$source" -type f -print0 | sort -z)
+  if [ -d "$ROOT$target" ]; then
+    while IFS= read -r -d '' file; do
+      relative=${file#"$ROOT$target"/}
+      if [ ! -e "$source/$relative" ]; then
+        rm -f "$file"
+        say "removed $target/$relative"
+        changed=0
+      fi
+    done < <(find "$ROOT$target" -type f -print0 | sort -z)
+  fi
+  return "$changed"
+}
+
+installed() {
+  [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = installed ]
+}
+
+install_packages() {
+  # onoff's native addon (epoll) is compiled on the Pi by npm: g++, make and python3.
+  local wanted=(nodejs npm g++ make python3) missing=() package
+  if [ "$kiosk" = yes ]; then wanted+=(cage chromium); fi
+  for package in "${wanted[@]}"; do
+    installed "$package" || missing+=("$package")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    say "installing ${missing[*]} with apt-get"
+    DEBIAN_FRONTEND=noninteractive apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  fi
+  local major
+  major=$("$NODE" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+  if [ "$major" -lt 20 ]; then die "Node.js 20 or newer is needed, $NODE is $("$NODE" --version 2>/dev/null || echo missing)"; fi
+}
+
+ensure_group() {
+  getent group "$1" >/dev/null || {
+    groupadd --system "$1"
+    say "created group $1"
+  }
+}
+
+# ensure_user NAME HOME GROUPS...: a system user with its own group, a member of GROUPS that exist.
+ensure_user() {
+  local name=$1 home=$2 group
+  shift 2
+  if ! getent passwd "$name" >/dev/null; then
+    useradd --system --user-group --home-dir "$home" --no-create-home --shell /usr/sbin/nologin "$name"
+    say "created user $name"
+  fi
+  for group in "$@"; do
+    getent group "$group" >/dev/null || continue
+    if ! id -nG "$name" | tr ' ' '\n' | grep -qx "$group"; then
+      usermod -a -G "$group" "$name"
+      say "added $name to group $group"
+    fi
+  done
+}
+
+write_default_config() {
+  # Never overwritten: it is the technician's file from the first install on.
+  if [ -e "$ROOT$ETC_DIR/config.json" ]; then return; fi
+  put_text "$ETC_DIR/config.json" 644 <<'EOF' || true
+// Showclock settings. Comments like this one are allowed in this file.
+// Check it after an edit with:  sudo showclock config
+// then apply it with:           sudo systemctl restart showclock
+// A setting left out takes its default; see /opt/showclock/README.md.
+{
+  // The HTTP port. With 80, people type http://<box>/ . Run install.sh again
+  // after moving to or from a port below 1024 (it grants the right to use one).
+  "port": 8080,
+  // Where to listen: every network. The HDMI kiosk needs 127.0.0.1 included.
+  "host": "0.0.0.0",
+  "logLevel": "info",
+
+  // Lamps and buttons on the 40-pin header, by BCM number: the GPIO numbers of
+  // a pinout diagram, not the physical pin numbers. Buttons go from the pin to
+  // GND; turn their pull-ups on in /boot/firmware/config.txt, for example:
+  //   gpio=5,6,13,19=ip,pu
+  // Remove the // in front of the lines you wire up.
+  "gpio": {
+    // The ON AIR lamp, through a relay board (most switch on a low input: activeLow true).
+    // "lamp": { "pin": 17, "activeLow": true, "safeState": "off" },
+
+    // More lamps, each following onAir, running, warning (remaining <= warnAt),
+    // overrun (remaining < 0) or blackout.
+    // "lamps": [ { "pin": 27, "follows": "overrun", "activeLow": true } ],
+
+    // Buttons: "action" on a short press, "hold" on a long press (after holdMs,
+    // default 800). Actions: toggle start pause reset next previous adjust
+    // toggle_blackout toggle_onair clear_message. reset only as a hold, unless
+    // "allowShortReset": true. adjust takes "ms" (short) or "holdAdjustMs" (hold).
+    // "buttons": [
+    //   { "pin": 5, "action": "toggle" },
+    //   { "pin": 6, "action": "next" },
+    //   { "pin": 13, "action": "adjust", "ms": 60000, "hold": "adjust", "holdAdjustMs": 300000 },
+    //   { "pin": 19, "hold": "reset" }
+    // ]
+  }
+}
+EOF
+}
+
+# What the service would run with: the config checked by the service's own code.
+config_value() {
+  SHOWCLOCK_CONFIG="$ROOT$ETC_DIR/config.json" "$NODE" "$ROOT$APP_DIR/dist/showclock.mjs" config "$1"
+}
+
+port_dropin() {
+  local port dropin=$UNIT_DIR/$SERVICE.d/port.conf
+  port=$(config_value port) || die "$ETC_DIR/config.json has a problem (above); fix it and run install.sh again"
+  if [ "$port" -lt 1024 ]; then
+    if put_text "$dropin" 644 <<EOF; then
+# Written by install.sh: port $port is below 1024, so the service may bind it.
+[Service]
+CapabilityBoundingSet=CAP_NET_BIND_SERVICE
+AmbientCapabilities=CAP_NET_BIND_SERVICE
+EOF
+      units_changed=yes
+      service_changed=yes
+    fi
+  elif [ -e "$ROOT$dropin" ]; then
+    rm -f "$ROOT$dropin"
+    rmdir "$ROOT$UNIT_DIR/$SERVICE.d" 2>/dev/null || true
+    say "removed $dropin (port $port needs no capability)"
+    units_changed=yes
+    service_changed=yes
+  fi
+}
+
+install_onoff() {
+  # Installed on the Pi, not shipped: npm builds onoff's native addon for this board and Node.
+  if "$NODE" -e '
+    const app = process.argv[1];
+    const wanted = require(app + "/package.json").dependencies.onoff;
+    let have = null;
+    try { have = require(app + "/node_modules/onoff/package.json").version; } catch {}
+    const built = require("fs").existsSync(app + "/node_modules/epoll/build/Release/epoll.node");
+    process.exit(have === wanted && built ? 0 : 1);
+  ' "$ROOT$APP_DIR"; then
+    return
+  fi
+  say "installing onoff (GPIO) with npm"
+  if (cd "$ROOT$APP_DIR" && npm install --omit=dev --no-audit --no-fund --loglevel=error); then
+    service_changed=yes
+  else
+    say "WARNING: onoff could not be installed; the service runs without lamps and buttons until install.sh runs again with a network"
+  fi
+}
+
+systemd_running() {
+  [ -d "$ROOT/run/systemd/system" ]
+}
+
+enable_unit() {
+  if ! systemctl is-enabled --quiet "$1" 2>/dev/null; then
+    systemctl enable "$1"
+    say "enabled $1"
+  fi
+}
+
+# start_unit UNIT CHANGED: starts it when stopped, restarts it when what it runs changed.
+start_unit() {
+  if ! systemd_running; then return; fi
+  if ! systemctl is-active --quiet "$1"; then
+    systemctl start "$1"
+    say "started $1"
+  elif [ "$2" = yes ]; then
+    systemctl restart "$1"
+    say "restarted $1"
+  fi
+}
+
+do_install() {
+  install_packages
+  ensure_group gpio
+  ensure_user "$USER_NAME" "$DATA_DIR" gpio
+  if [ "$kiosk" = yes ]; then ensure_user "$KIOSK_USER" /run/showclock-kiosk video render input; fi
+
+  if sync_tree "$RELEASE/dist" "$APP_DIR/dist"; then service_changed=yes; fi
+  if put_file "$RELEASE/package.json" "$APP_DIR/package.json" 644; then service_changed=yes; fi
+  put_file "$RELEASE/README.md" "$APP_DIR/README.md" 644 || true
+  if put_file "$RELEASE/systemd/$SERVICE" "$UNIT_DIR/$SERVICE" 644; then
+    units_changed=yes
+    service_changed=yes
+  fi
+  install_onoff
+
+  mkdir -p "$ROOT$ETC_DIR"
+  write_default_config
+  # The data directory is systemd's (StateDirectory=); made here too, so the keys exist before the first start.
+  if [ ! -d "$ROOT$DATA_DIR" ]; then
+    install -d -m 700 "$ROOT$DATA_DIR"
+    chown "$USER_NAME:$USER_NAME" "$ROOT$DATA_DIR"
+  fi
+  port_dropin
+
+  put_text /usr/local/bin/showclock 755 <<EOF || true
+#!/bin/sh
+# showclock key [--rotate-api] [--rotate-viewer]   print (or renew) the control and viewer links
+# showclock config [name]                          check the config file, print the settings
+# Runs a command of the installed service as its user, with its settings.
+if [ "\$(id -u)" -ne 0 ]; then
+  echo "showclock: run it with sudo (the keys are readable by the service user only)" >&2
+  exit 77
+fi
+exec runuser -u $USER_NAME -- env SHOWCLOCK_CONFIG=$ETC_DIR/config.json SHOWCLOCK_DATA_DIR=$DATA_DIR $NODE $APP_DIR/dist/showclock.mjs "\$@"
+EOF
+
+  if [ "$kiosk" = yes ]; then
+    if put_file "$RELEASE/bin/showclock-kiosk" "$APP_DIR/bin/showclock-kiosk" 755; then kiosk_changed=yes; fi
+    if put_file "$RELEASE/systemd/$KIOSK" "$UNIT_DIR/$KIOSK" 644; then
+      units_changed=yes
+      kiosk_changed=yes
+    fi
+    # The kiosk's login session on tty1 (logind gives cage the screen and input devices).
+    put_text /etc/pam.d/showclock-kiosk 644 <<'EOF' || true
+# Written by Showclock's install.sh: the session of showclock-kiosk.service.
+auth     required pam_unix.so nullok
+account  required pam_unix.so
+session  required pam_unix.so
+session  required pam_systemd.so
+EOF
+  else
+    remove_kiosk
+  fi
+
+  if [ "$units_changed" = yes ]; then systemctl daemon-reload; fi
+  enable_unit "$SERVICE"
+  if [ "$kiosk" = yes ]; then enable_unit "$KIOSK"; fi
+  if [ "$service_changed" = yes ]; then kiosk_changed=yes; fi
+  start_unit "$SERVICE" "$service_changed"
+  if [ "$kiosk" = yes ]; then start_unit "$KIOSK" "$kiosk_changed"; fi
+  if ! systemd_running; then say "systemd is not running here (a chroot or an image build): the units start at the next boot"; fi
+
+  say "installed. Logs: journalctl -u showclock -f"
+  # Prints the links (and makes the keys on a first install), as the service user.
+  runuser -u "$USER_NAME" -- env SHOWCLOCK_CONFIG="$ROOT$ETC_DIR/config.json" SHOWCLOCK_DATA_DIR="$ROOT$DATA_DIR" \
+    "$NODE" "$ROOT$APP_DIR/dist/showclock.mjs" key
+}
+
+remove_kiosk() {
+  if [ -e "$ROOT$UNIT_DIR/$KIOSK" ]; then
+    if systemd_running; then systemctl disable --now "$KIOSK" || true; else systemctl disable "$KIOSK" || true; fi
+    rm -f "$ROOT$UNIT_DIR/$KIOSK"
+    say "removed $UNIT_DIR/$KIOSK"
+    units_changed=yes
+  fi
+  local file
+  for file in "$APP_DIR/bin/showclock-kiosk" /etc/pam.d/showclock-kiosk; do
+    if [ -e "$ROOT$file" ]; then
+      rm -f "$ROOT$file"
+      say "removed $file"
+    fi
+  done
+  if getent passwd "$KIOSK_USER" >/dev/null; then
+    userdel "$KIOSK_USER"
+    say "removed user $KIOSK_USER"
+  fi
+}
+
+do_uninstall() {
+  remove_kiosk
+  if [ -e "$ROOT$UNIT_DIR/$SERVICE" ]; then
+    if systemd_running; then systemctl disable --now "$SERVICE" || true; else systemctl disable "$SERVICE" || true; fi
+  fi
+  local path
+  for path in "$UNIT_DIR/$SERVICE" "$UNIT_DIR/$SERVICE.d" "$APP_DIR" /usr/local/bin/showclock; do
+    if [ -e "$ROOT$path" ]; then
+      rm -rf "$ROOT$path"
+      say "removed $path"
+    fi
+  done
+  systemctl daemon-reload || true
+  if getent passwd "$USER_NAME" >/dev/null; then
+    userdel "$USER_NAME"
+    say "removed user $USER_NAME"
+  fi
+  if [ "$purge" = yes ]; then
+    for path in "$DATA_DIR" "$ETC_DIR"; do
+      if [ -e "$ROOT$path" ]; then
+        rm -rf "$ROOT$path"
+        say "removed $path"
+      fi
+    done
+  else
+    say "kept $DATA_DIR (the room and its keys) and $ETC_DIR; --uninstall --purge removes them"
+  fi
+  say "uninstalled. nodejs, cage and chromium stay installed (apt-get remove them if nothing else needs them)"
+}
+
+case "$mode" in
+  install) do_install ;;
+  uninstall) do_uninstall ;;
+esac

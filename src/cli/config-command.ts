@@ -1,0 +1,30 @@
+// `showclock config [name]`: checks the configuration (config file + environment)
+// and prints what the service would run with, or one setting of it. A bad file
+// exits 78 with every problem named, before anything else happens, so it also
+// checks a config file after editing it. The kiosk launcher asks it for the port.
+// Keys are never printed: they are not configuration.
+import type { Config } from '../config/config.js';
+
+export function runConfigCommand(config: Config, args: readonly string[]): void {
+  const settings: Record<string, unknown> = {
+    port: config.port,
+    host: config.host,
+    dataDir: config.dataDir,
+    rateLimit: config.rateLimit,
+    logLevel: config.logLevel,
+    gpioMode: config.gpioMode,
+    gpio: config.gpio,
+    configPath: config.configPath ?? null,
+  };
+  if (args.length === 0) {
+    process.stdout.write(`${JSON.stringify(settings, null, 2)}\n`);
+    return;
+  }
+  const [name, ...extra] = args;
+  if (name === undefined || extra.length > 0 || !Object.hasOwn(settings, name)) {
+    process.stderr.write(`showclock config: give no name, or one of ${Object.keys(settings).join(', ')}\n`);
+    process.exit(64);
+  }
+  const value = settings[name];
+  process.stdout.write(`${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
+}

@@ -1,0 +1,172 @@
+// The HTML of the control console. Static parts (buttons, the key panel, the
+// QR code) are rendered here; src/pages/control/ wires them and fills in what
+// comes from the snapshot. No inline script or style: the keys reach the script
+// through data- attributes, so the page's CSP can allow only the box's own files.
+export interface ControlPageView {
+  readonly apiKey: string;
+  readonly viewerKey: string;
+  /** `http://host:port` as people on the LAN reach the box. */
+  readonly origin: string;
+  readonly viewerUrl: string;
+  /** An `<svg>` element, generated on the server from the viewer link. */
+  readonly qrSvg: string;
+}
+
+export const CONTROL_SCRIPT_SRC = '/assets/control.js';
+export const CONTROL_STYLE_HREF = '/assets/control.css';
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** Copy-ready GET URLs for button panels (Companion's generic HTTP module, Stream Deck, scripts). */
+export function buttonPanelExamples(origin: string, apiKey: string): readonly { readonly label: string; readonly url: string }[] {
+  const base = `${origin}/api/v1/${apiKey}`;
+  return [
+    { label: 'Start / pause', url: `${base}/toggle` },
+    { label: 'Start', url: `${base}/start` },
+    { label: 'Pause', url: `${base}/pause` },
+    { label: 'Next timer', url: `${base}/next` },
+    { label: 'Previous timer', url: `${base}/previous` },
+    { label: 'Reset', url: `${base}/reset` },
+    { label: 'Add 1 minute', url: `${base}/adjust?ms=60000` },
+    { label: 'Remove 1 minute', url: `${base}/adjust?ms=-60000` },
+    { label: 'Blackout on/off', url: `${base}/toggle_blackout` },
+    { label: 'ON AIR on/off', url: `${base}/toggle_onair` },
+    { label: 'Message', url: `${base}/message/set?text=Please%20wrap%20up&color=red&bold=1&flash=1` },
+    { label: 'Clear message', url: `${base}/message/clear` },
+    { label: 'Select a timer', url: `${base}/timer/TIMER_ID/select` },
+    { label: 'Read the state', url: `${base}/state` },
+  ];
+}
+
+function copyField(id: string, value: string, label: string): string {
+  return `<div class="copy"><input id="${id}" type="text" readonly value="${escapeHtml(value)}" aria-label="${escapeHtml(label)}"><button type="button" data-copy="${id}">Copy</button></div>`;
+}
+
+const ADJUSTS_MS = [-300_000, -60_000, -10_000, 10_000, 60_000, 300_000] as const;
+
+function adjustButton(ms: number): string {
+  const abs = Math.abs(ms);
+  const text = `${ms < 0 ? '−' : '+'}${abs >= 60_000 ? `${abs / 60_000} min` : `${abs / 1000} s`}`;
+  return `<button type="button" data-adjust-ms="${ms}">${text}</button>`;
+}
+
+export function renderControlPage(view: ControlPageView): string {
+  const examples = buttonPanelExamples(view.origin, view.apiKey)
+    .map(
+      (example, i) => `<span>${escapeHtml(example.label)}</span>${copyField(`example-${i}`, example.url, `URL: ${example.label}`)}`,
+    )
+    .join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>Showclock control</title>
+<link rel="stylesheet" href="${CONTROL_STYLE_HREF}">
+<script src="${CONTROL_SCRIPT_SRC}" defer></script>
+</head>
+<body data-api-key="${escapeHtml(view.apiKey)}" data-viewer-key="${escapeHtml(view.viewerKey)}">
+<header><h1>Showclock control</h1><span id="connection" role="status">connecting…</span></header>
+<div id="notice" role="alert" hidden><span id="notice-text"></span><button type="button" id="notice-close" aria-label="Dismiss">✕</button></div>
+<noscript><p>The control console needs JavaScript. The API and the URLs below work without it.</p></noscript>
+<main>
+<div>
+<section aria-labelledby="h-preview">
+<h2 id="h-preview">On the screens</h2>
+<div class="preview" id="preview" aria-label="Preview of the display">
+<div class="pv-screen" id="pv-screen">
+<div class="pv-titles"><div class="pv-label" id="pv-label"></div><div class="pv-speaker" id="pv-speaker"></div></div>
+<div class="pv-clock"><div class="pv-time" id="pv-time"></div></div>
+<div class="pv-bar" id="pv-bar"><div class="pv-fill" id="pv-fill"></div></div>
+<div class="pv-msg" id="pv-msg" hidden></div>
+<div class="pv-onair" id="pv-onair" hidden>ON AIR</div>
+</div>
+<div class="pv-black" id="pv-black" hidden>blackout</div>
+</div>
+<div class="preview-meta"><span id="pv-state">–</span><span id="pv-next"></span></div>
+</section>
+</div>
+<div>
+<section aria-labelledby="h-transport">
+<h2 id="h-transport">Transport</h2>
+<div class="row">
+<button type="button" id="start-pause" class="big"><span id="start-pause-text">Start</span><kbd>Space</kbd></button>
+<button type="button" id="reset">Reset</button>
+<button type="button" id="previous">◀ Previous<kbd>P</kbd></button>
+<button type="button" id="next">Next ▶<kbd>N</kbd></button>
+</div>
+<div class="row" role="group" aria-label="Adjust the remaining time">${ADJUSTS_MS.map(adjustButton).join('')}</div>
+<div class="row">
+<button type="button" id="blackout" aria-pressed="false">Blackout<kbd>B</kbd></button>
+<button type="button" id="onair" aria-pressed="false">ON AIR<kbd>O</kbd></button>
+</div>
+<p class="hint">Keys: <kbd>Space</kbd> start/pause · <kbd>N</kbd> next · <kbd>P</kbd> previous · <kbd>B</kbd> blackout · <kbd>O</kbd> ON AIR. Not while you type in a field.</p>
+</section>
+<section aria-labelledby="h-message">
+<h2 id="h-message">Message</h2>
+<div class="row"><input id="msg-text" type="text" maxlength="500" placeholder="Message for the stage" aria-label="Message text"><button type="button" id="msg-show">Show</button><button type="button" id="msg-clear">Clear</button></div>
+<div class="row">
+<span role="group" aria-label="Colour"><button type="button" data-color="white" aria-pressed="true">White</button> <button type="button" data-color="green" aria-pressed="false">Green</button> <button type="button" data-color="red" aria-pressed="false">Red</button></span>
+<button type="button" id="msg-bold" aria-pressed="false"><b>Bold</b></button>
+<button type="button" id="msg-flash" aria-pressed="false">Flash</button>
+</div>
+<div class="row">On screen: <span id="msg-current" class="msg-none">none</span></div>
+</section>
+<section aria-labelledby="h-settings">
+<h2 id="h-settings">Settings</h2>
+<div class="row" role="group" aria-label="At zero">At zero:
+<button type="button" data-zero="continue" aria-pressed="false">Continue (overrun)</button>
+<button type="button" data-zero="stop" aria-pressed="false">Stop</button>
+<button type="button" data-zero="hide" aria-pressed="false">Hide time</button>
+</div>
+<div class="row"><button type="button" id="auto-advance" aria-pressed="false">Auto-advance to the next timer</button></div>
+</section>
+</div>
+<section class="wide" aria-labelledby="h-order">
+<h2 id="h-order">Running order</h2>
+<div class="order-wrap"><table>
+<colgroup><col class="w-pos"><col><col><col class="w-dur"><col class="w-warn"><col class="w-shows"><col class="w-actions"></colgroup>
+<thead><tr><th>#</th><th>Label</th><th>Speaker</th><th>Duration</th><th>Warn at</th><th>Shows</th><th></th></tr></thead>
+<tbody id="order"></tbody>
+</table></div>
+<div class="row"><button type="button" id="add-timer">+ Add timer</button></div>
+<p class="hint">Durations: 10:00, 1:30:00, 90s, 5m. Enter saves a field, Esc undoes it.</p>
+</section>
+</main>
+<section class="links" aria-labelledby="h-links">
+<h2 id="h-links">Links and keys</h2>
+<div class="viewer">
+${view.qrSvg}
+<div>
+<label for="viewer-url">Viewer link (phones, tablets, confidence monitors: watch only)</label>
+${copyField('viewer-url', view.viewerUrl, 'Viewer link')}
+<label for="api-key">API key (full control of the room: keep it private)</label>
+${copyField('api-key', view.apiKey, 'API key')}
+<label for="api-base">API base</label>
+${copyField('api-base', `${view.origin}/api/v1/${view.apiKey}`, 'API base')}
+</div>
+</div>
+<h3 class="sub">Button panels (Companion: Generic HTTP module, GET request)</h3>
+<div class="examples">${examples}</div>
+<p class="hint">Timer ids are shown under each number in the running order. Older panels can keep using /api/v0/.</p>
+</section>
+</body>
+</html>
+`;
+}
+
+/** The page for a control link that is not (or no longer) valid: no key, no script. */
+export function renderInvalidLinkPage(status: 401 | 429, retryAfterSeconds: number): string {
+  const body =
+    status === 401
+      ? '<h1>This control link is not valid</h1><p>The API key in this address is wrong or was changed. On the box, <code>npm run key</code> prints the current control link.</p>'
+      : `<h1>Too many attempts</h1><p>Try again in ${retryAfterSeconds} s.</p>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>Showclock control</title></head>
+<body>${body}</body></html>
+`;
+}

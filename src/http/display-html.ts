@@ -1,0 +1,29 @@
+// The display page's markup (kiosk and viewers). No inline script or style: the
+// CSP allows only /assets from the box. The page finds its stream and time
+// endpoints from its own URL, so nothing secret is written into it.
+export const DISPLAY_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex">
+<meta name="color-scheme" content="dark">
+<title>Showclock</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/display.css">
+<script src="/assets/display.js" defer></script>
+</head>
+<body>
+<main id="screen" class="screen tone-normal">
+<div id="onair" class="onair" hidden>ON AIR</div>
+<div class="titles"><div id="label" class="label"></div><div id="speaker" class="speaker"></div></div>
+<div class="clock"><div id="time" class="time">&nbsp;</div></div>
+<div class="progress"><div id="bar" class="bar"></div></div>
+<div id="message" class="message" hidden></div>
+<div id="link" class="link" hidden>reconnecting</div>
+</main>
+<div id="blackout" class="blackout" hidden></div>
+</body>
+</html>
+`;

@@ -1,0 +1,113 @@
+// What people look at, over HTTP: the push channel for the API key
+// (/api/v1/{api_key}/events), the read-only viewer link (/view/{viewer_key}:
+// page, stream, time), the kiosk on the box itself (/display: loopback only, no
+// key) and the page bundles (/assets). Viewer and kiosk traffic never touch the
+// API key's quota; nothing here changes the room, and nothing a viewer receives
+// carries either key.
+import type { Context, Hono } from 'hono';
+import type { RoomService } from '../app/room-service.js';
+import { PushHub } from '../push/push-hub.js';
+import type { AppEnv, HttpDeps } from './app.js';
+import { errorResponse } from './api-errors.js';
+import { DISPLAY_HTML } from './display-html.js';
+import { assetHandler, pagesDirCandidates } from './page-assets.js';
+import { pageResponse } from './page-headers.js';
+import { isLoopback, socketAddress } from './request-origin.js';
+import { sameSecret } from './secret-match.js';
+
+export interface ViewerDeps {
+  /** The hub every stream shares; main.ts passes the one it closes at shutdown. Made and started here when absent. */
+  readonly hub?: PushHub;
+  /** Directories holding the page bundles, searched in order; next to the running code by default. */
+  readonly pagesDirs?: readonly string[];
+}
+
+
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-store',
+  // Tells a reverse proxy (nginx) not to buffer the stream.
+  'X-Accel-Buffering': 'no',
+};
+
+/** The Node response under a hono context, to cut a stalled connection; absent in app.request() tests. */
+function outgoingOf(c: Context): { destroy(): void } | undefined {
+  return (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
+}
+
+function openStream(c: Context, hub: PushHub, stillAllowed: () => boolean): Response {
+  // hono answers HEAD with the GET handler and drops the body: a stream opened here would never be read.
+  if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers: SSE_HEADERS });
+  const outgoing = outgoingOf(c);
+  const client = hub.open({ stillAllowed, ...(outgoing === undefined ? {} : { abortConnection: () => outgoing.destroy() }) });
+  if (client === null) return errorResponse(c, 503, 'no more push streams can be opened right now; try again shortly');
+  // Last-Event-ID needs no handling: every stream starts with the current snapshot.
+  return new Response(client.stream, { status: 200, headers: SSE_HEADERS });
+}
+
+function serverTime(c: Context, service: RoomService): Response {
+  // The same clock as the snapshots' serverNow/endAt, so offsets estimated here apply to them.
+  return c.json({ serverNow: service.snapshot().serverNow }, 200, { 'Cache-Control': 'no-store' });
+}
+
+function startedHub(service: RoomService): PushHub {
+  const hub = new PushHub({ source: service });
+  hub.start();
+  return hub;
+}
+
+/**
+ * Mounts the push, viewer, kiosk and asset routes. Call it after the /api key
+ * and rate-limit middleware and before the /api/{version}/:key/:cmd catch-all,
+ * so /events is checked like every API call and not taken for a command.
+ */
+export function mountViewer(app: Hono<AppEnv>, deps: HttpDeps): PushHub {
+  const hub = deps.viewer?.hub ?? startedHub(deps.service);
+  const clientAddress = deps.clientAddress ?? socketAddress;
+
+  // Behind the /api middleware: key checked (401), counted once at connect (429).
+  app.get('/api/v1/:key/events', (c) => {
+    c.set('route', 'GET /api/v1/{api_key}/events');
+    const key = c.req.param('key');
+    return openStream(c, hub, () => sameSecret(key, deps.keys().apiKey));
+  });
+
+  // The viewer key is checked here; valid viewer traffic is never counted, wrong keys
+  // count against the caller's address like wrong API keys, so guessing stays slow.
+  const viewer = (route: string, handle: (c: Context<AppEnv>, key: string) => Response) => (c: Context<AppEnv>) => {
+    c.set('route', `GET /view/{viewer_key}${route}`);
+    const key = c.req.param('viewerKey') ?? '';
+    if (!sameSecret(key, deps.keys().viewerKey)) {
+      const decision = deps.limiter.hit(`address:${clientAddress(c)}`);
+      if (!decision.allowed) {
+        return errorResponse(c, 429, `too many requests with a wrong viewer link; try again in ${decision.resetSeconds} s`);
+      }
+      return errorResponse(c, 401, 'this viewer link is not valid (the key may have been changed): ask the control room for the current link');
+    }
+    c.header('Referrer-Policy', 'no-referrer');
+    return handle(c, key);
+  };
+  app.get('/view/:viewerKey', viewer('', (c) => pageResponse(c, DISPLAY_HTML, { keyInUrl: true })));
+  app.get('/view/:viewerKey/events', viewer('/events', (c, key) => openStream(c, hub, () => sameSecret(key, deps.keys().viewerKey))));
+  app.get('/view/:viewerKey/time', viewer('/time', (c) => serverTime(c, deps.service)));
+
+  // The kiosk: the browser on this box's HDMI output, no key in its URL.
+  const kiosk = (route: string, handle: (c: Context<AppEnv>) => Response) => (c: Context<AppEnv>) => {
+    c.set('route', `GET /display${route}`);
+    if (!isLoopback(clientAddress(c))) {
+      return errorResponse(c, 403, `/display is for the browser on the box itself; other screens use the viewer link shown in the control room`);
+    }
+    return handle(c);
+  };
+  app.get('/display', kiosk('', (c) => pageResponse(c, DISPLAY_HTML, { keyInUrl: false })));
+  app.get('/display/events', kiosk('/events', (c) => openStream(c, hub, () => true)));
+  app.get('/display/time', kiosk('/time', (c) => serverTime(c, deps.service)));
+
+  const assets = assetHandler(deps.viewer?.pagesDirs ?? pagesDirCandidates());
+  app.get('/assets/:file', (c) => {
+    c.set('route', 'GET /assets/{file}');
+    return assets(c);
+  });
+
+  return hub;
+}

@@ -1,0 +1,72 @@
+// The console talks to the box through the public API only, the same one button
+// panels use, with POST and JSON bodies. Every failure comes back as words an
+// operator can act on: the API's own error message where there is one.
+import type { Snapshot } from '../../domain/snapshot.js';
+import type { Timer } from '../../domain/types.js';
+
+export type ApiResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
+
+type Body = Readonly<Record<string, string | number | boolean>>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isSnapshot(value: unknown): value is Snapshot {
+  return isRecord(value) && typeof value.seq === 'number' && Array.isArray(value.timers);
+}
+
+export class ApiClient {
+  readonly #base: string;
+
+  constructor(apiKey: string) {
+    this.#base = `/api/v1/${encodeURIComponent(apiKey)}`;
+  }
+
+  /** A mutation answered with the State envelope. */
+  async command(path: string, body: Body = {}): Promise<ApiResult<Snapshot>> {
+    const answer = await this.#request('POST', path, body);
+    if (!answer.ok) return answer;
+    const state = isRecord(answer.value) ? answer.value.state : undefined;
+    return isSnapshot(state) ? { ok: true, value: state } : { ok: false, error: 'the box sent an answer without a state' };
+  }
+
+  async createTimer(fields: Body = {}): Promise<ApiResult<Timer>> {
+    const answer = await this.#request('POST', '/timers', fields);
+    if (!answer.ok) return answer;
+    const timer = isRecord(answer.value) ? answer.value.timer : undefined;
+    return isRecord(timer) && typeof timer.id === 'string'
+      ? { ok: true, value: timer as unknown as Timer }
+      : { ok: false, error: 'the box sent an answer without the new timer' };
+  }
+
+  async state(): Promise<ApiResult<Snapshot>> {
+    const answer = await this.#request('GET', '/state');
+    if (!answer.ok) return answer;
+    const state = isRecord(answer.value) ? answer.value.state : undefined;
+    return isSnapshot(state) ? { ok: true, value: state } : { ok: false, error: 'the box sent an answer without a state' };
+  }
+
+  async #request(method: 'GET' | 'POST', path: string, body?: Body): Promise<ApiResult<unknown>> {
+    let response: Response;
+    try {
+      response = await fetch(this.#base + path, {
+        method,
+        cache: 'no-store',
+        credentials: 'omit',
+        ...(method === 'POST' ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) } : {}),
+      });
+    } catch {
+      return { ok: false, error: 'the box did not answer: check that it is on and that this device is on its network' };
+    }
+    let data: unknown;
+    try {
+      data = await response.json();
+    } catch {
+      return { ok: false, error: `the box answered HTTP ${response.status} without a readable message` };
+    }
+    if (isRecord(data) && data.ok === true && response.ok) return { ok: true, value: data };
+    if (isRecord(data) && typeof data.error === 'string') return { ok: false, error: data.error };
+    return { ok: false, error: `the box answered HTTP ${response.status}` };
+  }
+}

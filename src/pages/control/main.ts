@@ -1,0 +1,122 @@
+// The control console (/control/{api_key}). It acts only through the public API
+// and learns the room's state from the push channel, rendering the newest
+// snapshot by seq, so several consoles and button panels can act at once. The
+// keys come from the page's data- attributes (the CSP allows no inline script).
+import './control.css';
+import type { Snapshot } from '../../domain/snapshot.js';
+import { startLiveStream } from '../display/live-stream.js';
+import { createServerClock } from '../display/server-clock.js';
+import { ApiClient } from './api-client.js';
+import { installCopyButtons } from './copy-buttons.js';
+import { byId, setText } from './elements.js';
+import { LatestSnapshot } from './latest-snapshot.js';
+import { MessageComposer } from './message-composer.js';
+import { Notices } from './notices.js';
+import { Preview } from './preview.js';
+import { RoomCommands } from './room-commands.js';
+import { RunningOrder } from './running-order.js';
+import { SettingsPanel } from './settings-panel.js';
+import { installShortcuts } from './shortcuts.js';
+import { TransportPanel } from './transport-panel.js';
+
+/** How often the clock offset is estimated again, as on the display. */
+const RESYNC_MS = 60_000;
+
+function start(): void {
+  const apiKey = document.body.getAttribute('data-api-key') ?? '';
+  const viewerKey = document.body.getAttribute('data-viewer-key') ?? '';
+  const api = new ApiClient(apiKey);
+  const latest = new LatestSnapshot();
+  const notices = new Notices();
+  const commands = new RoomCommands(api, latest, notices);
+  // Offset estimation uses the viewer's time endpoint, which never spends the API key's quota.
+  const clock = createServerClock(`/view/${encodeURIComponent(viewerKey)}/time`);
+  const connection = byId('connection', HTMLSpanElement);
+  let live = false;
+
+  /** Reads the state when the stream cannot bring it; every read spends quota, so only then. */
+  const readState = (why: string): void => {
+    void api.state().then((result) => {
+      if (result.ok) latest.offer(result.value);
+      else notices.error(why, result.error);
+    });
+  };
+
+  const transport = new TransportPanel(commands);
+  const composer = new MessageComposer(commands);
+  const settings = new SettingsPanel(commands);
+  const order = new RunningOrder(commands, () => {
+    if (!live) readState('Running order');
+  });
+  const preview = new Preview(clock);
+  latest.subscribe((snapshot: Snapshot) => {
+    transport.render(snapshot);
+    composer.render(snapshot);
+    settings.render(snapshot);
+    order.render(snapshot);
+    preview.show(snapshot);
+    document.body.setAttribute('data-seq', String(snapshot.seq));
+  });
+
+  let syncing = false;
+  const sync = (): void => {
+    if (syncing) return;
+    syncing = true;
+    clock.sync().then(
+      (changed) => {
+        syncing = false;
+        if (changed) preview.redraw();
+      },
+      () => {
+        syncing = false;
+      },
+    );
+  };
+
+  let firstOfConnection = true;
+  startLiveStream(
+    `/api/v1/${encodeURIComponent(apiKey)}/events`,
+    {
+      onSnapshot(snapshot) {
+        // The first snapshot of a connection is the box's present even if its seq is
+        // lower (a box restarted without saved state); later ones only if newer.
+        if (firstOfConnection) latest.replace(snapshot);
+        else latest.offer(snapshot);
+        firstOfConnection = false;
+      },
+      onLink(up) {
+        live = up;
+        firstOfConnection = up;
+        connection.className = up ? 'live' : 'lost';
+        setText(connection, up ? 'live' : 'reconnecting…');
+        if (up) {
+          sync();
+        } else {
+          // Find out why in words (a changed key, the rate limit), and keep the console usable meanwhile.
+          readState('Live updates lost');
+        }
+      },
+    },
+    // An operator's half-typed message matters more than a fresh page: reloading is theirs to choose.
+    { reloadAfterMs: Number.POSITIVE_INFINITY },
+  );
+
+  sync();
+  setInterval(sync, RESYNC_MS);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState !== 'visible') return;
+    sync();
+    preview.redraw();
+  });
+
+  installShortcuts({
+    startPause: () => transport.startPause(),
+    next: () => transport.next(),
+    previous: () => transport.previous(),
+    blackout: () => transport.blackout(),
+    onAir: () => transport.onAir(),
+  });
+  installCopyButtons();
+}
+
+start();

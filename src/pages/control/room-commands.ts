@@ -1,0 +1,46 @@
+// Every console action goes through here: one API request, its answer offered
+// to the latest snapshot (applied only if newer), its error shown in words.
+import type { Snapshot } from '../../domain/snapshot.js';
+import type { ApiClient } from './api-client.js';
+import type { LatestSnapshot } from './latest-snapshot.js';
+import type { Notices } from './notices.js';
+
+export class RoomCommands {
+  readonly #api: ApiClient;
+  readonly #latest: LatestSnapshot;
+  readonly #notices: Notices;
+
+  constructor(api: ApiClient, latest: LatestSnapshot, notices: Notices) {
+    this.#api = api;
+    this.#latest = latest;
+    this.#notices = notices;
+  }
+
+  get api(): ApiClient {
+    return this.#api;
+  }
+
+  /** What the operator sees now; actions decide from it (start vs pause), never from a toggle. */
+  get shown(): Snapshot | null {
+    return this.#latest.current;
+  }
+
+  /** `what` names the action for the error message. Resolves true when the box accepted it. */
+  async run(what: string, path: string, body: Readonly<Record<string, string | number | boolean>> = {}): Promise<boolean> {
+    const result = await this.#api.command(path, body);
+    if (result.ok) {
+      this.#latest.offer(result.value);
+      return true;
+    }
+    this.#notices.error(what, result.error);
+    return false;
+  }
+
+  failed(what: string, error: string): void {
+    this.#notices.error(what, error);
+  }
+
+  offer(snapshot: Snapshot): void {
+    this.#latest.offer(snapshot);
+  }
+}

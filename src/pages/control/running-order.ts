@@ -1,0 +1,273 @@
+// The running order: select, inline edit, add, delete, reorder. Rows are kept
+// per timer id and patched from each snapshot, so a field the operator is
+// typing in (or whose change is on its way) is never overwritten by an event
+// from another console, and a row being edited is never moved under the cursor.
+import type { Snapshot } from '../../domain/snapshot.js';
+import { APPEARANCES, type Appearance, type Timer } from '../../domain/types.js';
+import { DURATION_HINT, formatDurationText, parseDurationText } from './duration-text.js';
+import { byId, make, setText } from './elements.js';
+import type { RoomCommands } from './room-commands.js';
+
+type TextField = 'label' | 'speaker' | 'duration' | 'warnAt';
+
+const APPEARANCE_WORDS: Readonly<Record<Appearance, string>> = { countdown: 'Countdown', countup: 'Count up', clock: 'Clock' };
+const FIELD_WORDS: Readonly<Record<TextField | 'appearance', string>> = {
+  label: 'Label',
+  speaker: 'Speaker',
+  duration: 'Duration',
+  warnAt: 'Warn at',
+  appearance: 'Shows',
+};
+const DELETE_CONFIRM_MS = 4_000;
+
+interface Row {
+  readonly tr: HTMLTableRowElement;
+  readonly position: HTMLElement;
+  readonly idText: HTMLElement;
+  readonly inputs: Readonly<Record<TextField, HTMLInputElement>>;
+  readonly appearance: HTMLSelectElement;
+  readonly select: HTMLButtonElement;
+  readonly up: HTMLButtonElement;
+  readonly down: HTMLButtonElement;
+  readonly remove: HTMLButtonElement;
+  confirmUntil: ReturnType<typeof setTimeout> | null;
+}
+
+function fieldText(timer: Timer, field: TextField): string {
+  switch (field) {
+    case 'label':
+      return timer.label;
+    case 'speaker':
+      return timer.speaker;
+    case 'duration':
+      return formatDurationText(timer.duration);
+    case 'warnAt':
+      return formatDurationText(timer.warnAt);
+    default: {
+      const unknown: never = field;
+      throw new Error(`unknown field ${String(unknown)}`);
+    }
+  }
+}
+
+export class RunningOrder {
+  readonly #commands: RoomCommands;
+  readonly #body = byId('order', HTMLTableSectionElement);
+  readonly #rows = new Map<string, Row>();
+  /** Fields whose change is on its way: a snapshot from before it must not flash the old value back. */
+  readonly #pending = new Set<HTMLElement>();
+  readonly #refresh: () => void;
+  #focusWhenShown: string | null = null;
+
+  constructor(commands: RoomCommands, refresh: () => void) {
+    this.#commands = commands;
+    this.#refresh = refresh;
+    byId('add-timer', HTMLButtonElement).addEventListener('click', () => void this.#add());
+  }
+
+  render(snapshot: Snapshot): void {
+    const seen = new Set<string>();
+    const ordered: Row[] = [];
+    snapshot.timers.forEach((timer, index) => {
+      seen.add(timer.id);
+      const row = this.#rows.get(timer.id) ?? this.#createRow(timer.id);
+      this.#patchRow(row, timer, index, snapshot);
+      ordered.push(row);
+    });
+    this.#rows.forEach((row, id) => {
+      if (seen.has(id)) return;
+      if (row.confirmUntil !== null) clearTimeout(row.confirmUntil);
+      if (row.tr.parentNode !== null) row.tr.parentNode.removeChild(row.tr);
+      this.#rows.delete(id);
+    });
+    this.#place(ordered);
+    if (this.#focusWhenShown !== null) {
+      const fresh = this.#rows.get(this.#focusWhenShown);
+      if (fresh !== undefined) {
+        this.#focusWhenShown = null;
+        fresh.inputs.label.focus();
+        fresh.inputs.label.select();
+      }
+    }
+  }
+
+  /** Puts rows in order without moving the one holding the focus (moving it would end the edit). */
+  #place(ordered: readonly Row[]): void {
+    const focused = document.activeElement;
+    const found = ordered.findIndex((row) => focused !== null && row.tr.contains(focused));
+    const anchorIndex = found < 0 ? 0 : found;
+    const anchor = ordered[anchorIndex];
+    if (anchor === undefined) return;
+    if (anchor.tr.parentNode !== this.#body) this.#body.appendChild(anchor.tr);
+    // Each row goes right before its successor (walking up from the anchor) or right
+    // after its predecessor (walking down); rows already in place are not touched.
+    for (let i = anchorIndex - 1; i >= 0; i -= 1) {
+      const tr = (ordered[i] as Row).tr;
+      const successor = (ordered[i + 1] as Row).tr;
+      if (tr.nextSibling !== successor) this.#body.insertBefore(tr, successor);
+    }
+    for (let i = anchorIndex + 1; i < ordered.length; i += 1) {
+      const tr = (ordered[i] as Row).tr;
+      const predecessor = (ordered[i - 1] as Row).tr;
+      if (predecessor.nextSibling !== tr) this.#body.insertBefore(tr, predecessor.nextSibling);
+    }
+  }
+
+  #createRow(id: string): Row {
+    const input = (field: TextField, maxLength: number) => {
+      const node = make('input', { className: `f-${field}`, attrs: { type: 'text', spellcheck: 'false', autocomplete: 'off' } });
+      if (maxLength > 0) node.maxLength = maxLength;
+      return node;
+    };
+    const inputs: Record<TextField, HTMLInputElement> = {
+      label: input('label', 200),
+      speaker: input('speaker', 200),
+      duration: input('duration', 0),
+      warnAt: input('warnAt', 0),
+    };
+    const appearance = make('select', { className: 'f-appearance' });
+    for (const value of APPEARANCES) appearance.appendChild(make('option', { text: APPEARANCE_WORDS[value], attrs: { value } }));
+    const position = make('span', { className: 'pos' });
+    const idText = make('span', { className: 'tid' });
+    const select = make('button', { className: 'select', text: 'Select', attrs: { type: 'button' } });
+    const up = make('button', { className: 'up', text: '↑', attrs: { type: 'button', title: 'Move up' } });
+    const down = make('button', { className: 'down', text: '↓', attrs: { type: 'button', title: 'Move down' } });
+    const remove = make('button', { className: 'delete', text: '✕', attrs: { type: 'button', title: 'Delete (press twice)' } });
+    const tr = make('tr', { attrs: { 'data-id': id } }, [
+      make('td', { className: 'c-pos' }, [position, idText]),
+      make('td', {}, [inputs.label]),
+      make('td', {}, [inputs.speaker]),
+      make('td', {}, [inputs.duration]),
+      make('td', {}, [inputs.warnAt]),
+      make('td', {}, [appearance]),
+      make('td', { className: 'c-actions' }, [select, up, down, remove]),
+    ]);
+    const row: Row = { tr, position, idText, inputs, appearance, select, up, down, remove, confirmUntil: null };
+    setText(idText, id);
+
+    for (const field of ['label', 'speaker', 'duration', 'warnAt'] as const) {
+      const node = inputs[field];
+      node.addEventListener('change', () => void this.#commitText(id, field, node));
+      node.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') node.blur();
+        if (event.key === 'Escape') {
+          const timer = this.#timer(id);
+          if (timer !== undefined) node.value = fieldText(timer, field);
+          node.blur();
+        }
+      });
+      // Snapshots skip a focused field; once left without a change (which fires
+      // before blur), it shows the room's value again at once.
+      node.addEventListener('blur', () => {
+        const timer = this.#timer(id);
+        if (timer !== undefined && !this.#pending.has(node)) node.value = fieldText(timer, field);
+      });
+    }
+    appearance.addEventListener('change', () => void this.#commit(id, 'appearance', appearance, { appearance: appearance.value }));
+    select.addEventListener('click', () => void this.#commands.run(`Select "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/select`));
+    up.addEventListener('click', () => this.#move(id, -1));
+    down.addEventListener('click', () => this.#move(id, 1));
+    remove.addEventListener('click', () => this.#delete(row, id));
+    this.#rows.set(id, row);
+    return row;
+  }
+
+  #patchRow(row: Row, timer: Timer, index: number, snapshot: Snapshot): void {
+    const active = timer.id === snapshot.activeTimerId;
+    const className = active ? 'active' : '';
+    if (row.tr.className !== className) row.tr.className = className;
+    setText(row.position, active ? `▶ ${index + 1}` : String(index + 1));
+    for (const field of ['label', 'speaker', 'duration', 'warnAt'] as const) {
+      const node = row.inputs[field];
+      node.setAttribute('aria-label', `${FIELD_WORDS[field]} of timer ${index + 1}`);
+      if (document.activeElement === node || this.#pending.has(node)) continue;
+      const text = fieldText(timer, field);
+      if (node.value !== text) node.value = text;
+    }
+    row.appearance.setAttribute('aria-label', `${FIELD_WORDS.appearance} (timer ${index + 1})`);
+    if (!this.#pending.has(row.appearance) && row.appearance.value !== timer.appearance) row.appearance.value = timer.appearance;
+    row.select.setAttribute('aria-label', `Select timer ${index + 1}`);
+    row.remove.setAttribute('aria-label', `Delete timer ${index + 1}`);
+    row.up.disabled = index === 0;
+    row.down.disabled = index === snapshot.timers.length - 1;
+    row.remove.disabled = snapshot.timers.length === 1;
+  }
+
+  #timer(id: string): Timer | undefined {
+    return this.#commands.shown?.timers.find((t) => t.id === id);
+  }
+
+  #name(id: string): string {
+    const timer = this.#timer(id);
+    return timer === undefined || timer.label === '' ? id : timer.label;
+  }
+
+  async #commitText(id: string, field: TextField, node: HTMLInputElement): Promise<void> {
+    const timer = this.#timer(id);
+    if (timer === undefined) return;
+    if (node.value === fieldText(timer, field)) return;
+    if (field === 'duration' || field === 'warnAt') {
+      const ms = parseDurationText(node.value);
+      if (ms === null) {
+        this.#commands.failed(`${FIELD_WORDS[field]} of "${this.#name(id)}"`, `"${node.value}" is not a duration: ${DURATION_HINT}`);
+        node.value = fieldText(timer, field);
+        return;
+      }
+      await this.#commit(id, field, node, { [field]: ms });
+    } else {
+      await this.#commit(id, field, node, { [field]: node.value });
+    }
+  }
+
+  async #commit(id: string, field: TextField | 'appearance', node: HTMLInputElement | HTMLSelectElement, body: Record<string, string | number>): Promise<void> {
+    this.#pending.add(node);
+    await this.#commands.run(`${FIELD_WORDS[field]} of "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/update`, body);
+    this.#pending.delete(node);
+    // Whether it was taken or refused, show the room's value now (unless the operator is back in the field).
+    const shown = this.#commands.shown;
+    const row = this.#rows.get(id);
+    const timer = this.#timer(id);
+    if (shown !== null && row !== undefined && timer !== undefined) this.#patchRow(row, timer, shown.timers.indexOf(timer), shown);
+  }
+
+  #move(id: string, by: -1 | 1): void {
+    const shown = this.#commands.shown;
+    if (shown === null) return;
+    const index = shown.timers.findIndex((t) => t.id === id);
+    if (index < 0) return;
+    void this.#commands.run(`Move "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/move`, { to: index + by });
+  }
+
+  #delete(row: Row, id: string): void {
+    if (row.confirmUntil === null) {
+      // Two presses: a stray click must not take a speaker's timer out mid-show.
+      setText(row.remove, 'Delete?');
+      row.remove.className = 'delete confirm';
+      row.confirmUntil = setTimeout(() => this.#unconfirm(row), DELETE_CONFIRM_MS);
+      return;
+    }
+    this.#unconfirm(row);
+    void this.#commands.run(`Delete "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/delete`);
+  }
+
+  #unconfirm(row: Row): void {
+    if (row.confirmUntil !== null) clearTimeout(row.confirmUntil);
+    row.confirmUntil = null;
+    setText(row.remove, '✕');
+    row.remove.className = 'delete';
+  }
+
+  async #add(): Promise<void> {
+    const created = await this.#commands.api.createTimer();
+    if (!created.ok) {
+      this.#commands.failed('Add timer', created.error);
+      return;
+    }
+    this.#focusWhenShown = created.value.id;
+    // The answer holds the timer, not the state: the push channel brings the row
+    // (often before this answer, hence the render), or a read when it is down.
+    const shown = this.#commands.shown;
+    if (shown !== null) this.render(shown);
+    if (this.#focusWhenShown !== null) this.#refresh();
+  }
+}

@@ -1,0 +1,79 @@
+// Transport (start/pause, reset, previous, next), adjust, blackout and ON AIR.
+// Switches send the state the operator asked for (`start`, `blackout` with
+// on=0/1), decided from what the console shows, never a blind toggle: when
+// another console acted a moment earlier, a second press does not undo it.
+import type { Snapshot } from '../../domain/snapshot.js';
+import { byId, setPressed, setText } from './elements.js';
+import type { RoomCommands } from './room-commands.js';
+
+function adjustLabel(ms: number): string {
+  const sign = ms < 0 ? '−' : '+';
+  const abs = Math.abs(ms);
+  return abs >= 60_000 ? `${sign}${abs / 60_000} min` : `${sign}${abs / 1000} s`;
+}
+
+export class TransportPanel {
+  readonly #commands: RoomCommands;
+  readonly #startPause = byId('start-pause', HTMLButtonElement);
+  readonly #startPauseText = byId('start-pause-text', HTMLSpanElement);
+  readonly #blackout = byId('blackout', HTMLButtonElement);
+  readonly #onAir = byId('onair', HTMLButtonElement);
+  readonly #previous = byId('previous', HTMLButtonElement);
+  readonly #next = byId('next', HTMLButtonElement);
+
+  constructor(commands: RoomCommands) {
+    this.#commands = commands;
+    this.#startPause.addEventListener('click', () => this.startPause());
+    byId('reset', HTMLButtonElement).addEventListener('click', () => this.reset());
+    this.#previous.addEventListener('click', () => this.previous());
+    this.#next.addEventListener('click', () => this.next());
+    this.#blackout.addEventListener('click', () => this.blackout());
+    this.#onAir.addEventListener('click', () => this.onAir());
+    const adjusters = document.querySelectorAll<HTMLButtonElement>('button[data-adjust-ms]');
+    for (let i = 0; i < adjusters.length; i += 1) {
+      const button = adjusters[i] as HTMLButtonElement;
+      const ms = Number(button.getAttribute('data-adjust-ms'));
+      button.addEventListener('click', () => void this.#commands.run(`Adjust ${adjustLabel(ms)}`, '/adjust', { ms }));
+    }
+  }
+
+  startPause(): void {
+    const shown = this.#commands.shown;
+    if (shown === null) return;
+    void (shown.running ? this.#commands.run('Pause', '/pause') : this.#commands.run('Start', '/start'));
+  }
+
+  reset(): void {
+    void this.#commands.run('Reset', '/reset');
+  }
+
+  previous(): void {
+    void this.#commands.run('Previous', '/previous');
+  }
+
+  next(): void {
+    void this.#commands.run('Next', '/next');
+  }
+
+  blackout(): void {
+    const shown = this.#commands.shown;
+    if (shown === null) return;
+    void this.#commands.run(shown.blackout ? 'Blackout off' : 'Blackout on', '/blackout', { on: shown.blackout ? '0' : '1' });
+  }
+
+  onAir(): void {
+    const shown = this.#commands.shown;
+    if (shown === null) return;
+    void this.#commands.run(shown.onAir ? 'ON AIR off' : 'ON AIR on', '/onair', { on: shown.onAir ? '0' : '1' });
+  }
+
+  render(snapshot: Snapshot): void {
+    setText(this.#startPauseText, snapshot.running ? 'Pause' : 'Start');
+    this.#startPause.className = snapshot.running ? 'big running' : 'big';
+    setPressed(this.#blackout, snapshot.blackout);
+    setPressed(this.#onAir, snapshot.onAir);
+    const index = snapshot.timers.findIndex((t) => t.id === snapshot.activeTimerId);
+    this.#previous.disabled = index <= 0;
+    this.#next.disabled = index < 0 || index >= snapshot.timers.length - 1;
+  }
+}

@@ -1,0 +1,170 @@
+// What the display shows at a given server instant, and when that next changes.
+// Pure: the snapshot and the estimated server time come in, nothing reads a
+// clock. Every boundary is computed from endAt/remainingAtPause on the server's
+// timeline, so screens that agree on server time flip together.
+import type { Snapshot } from '../../domain/snapshot.js';
+import type { MessageColor } from '../../domain/types.js';
+
+export type Tone = 'normal' | 'warn' | 'over';
+
+export interface FaceMessage {
+  readonly text: string;
+  readonly color: MessageColor;
+  readonly bold: boolean;
+  /** False in the dark half of a flash. */
+  readonly lit: boolean;
+}
+
+export interface Face {
+  /** The big digits; empty when nothing is to be shown (`hide` at zero). */
+  readonly time: string;
+  readonly tone: Tone;
+  /** Elapsed share of the duration, 0..1, in thousandths; null when there is no bar (time of day). */
+  readonly progress: number | null;
+  readonly label: string;
+  readonly speaker: string;
+  readonly message: FaceMessage | null;
+  readonly onAir: boolean;
+  readonly blackout: boolean;
+}
+
+export interface FaceAt {
+  readonly face: Face;
+  /** The next server instant (ms since epoch) at which the face changes; null when it cannot change by itself. */
+  readonly nextChangeAt: number | null;
+}
+
+/** Flashing messages blink on the server's half-seconds, so every screen blinks in step. */
+export const FLASH_PERIOD_MS = 500;
+
+/** The state fields the display reads. */
+export type DisplayState = Pick<
+  Snapshot,
+  | 'running'
+  | 'endAt'
+  | 'remainingAtPause'
+  | 'zeroBehavior'
+  | 'blackout'
+  | 'onAir'
+  | 'activeTimerId'
+  | 'activeLabel'
+  | 'activeSpeaker'
+  | 'warnAt'
+  | 'duration'
+  | 'message'
+  | 'timers'
+>;
+
+export function remainingAt(state: DisplayState, serverNowMs: number): number {
+  if (state.running && state.endAt !== null) return state.endAt - serverNowMs;
+  return state.remainingAtPause ?? 0;
+}
+
+const two = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/** `m:ss` below an hour, `h:mm:ss` from an hour on; whole seconds, not negative. */
+export function formatSeconds(totalSeconds: number): string {
+  const h = Math.floor(totalSeconds / 3600);
+  const m = Math.floor((totalSeconds % 3600) / 60);
+  const s = totalSeconds % 60;
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+/** Local time of day of a server instant, `hh:mm:ss` (24 h), in this device's time zone. */
+export function formatTimeOfDay(serverMs: number): string {
+  const d = new Date(serverMs);
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
+/**
+ * Countdown digits: whole seconds rounded up, so 0:00 appears exactly at the end
+ * instant; past it, the overrun with a `+`, which ticks on at each further second.
+ */
+export function countdownText(remainingMs: number): string {
+  const seconds = Math.ceil(remainingMs / 1000);
+  if (seconds > 0) return formatSeconds(seconds);
+  if (seconds === 0) return formatSeconds(0);
+  return `+${formatSeconds(-seconds)}`;
+}
+
+function toneOf(remainingMs: number, warnAtMs: number): Tone {
+  if (remainingMs <= 0) return 'over';
+  return remainingMs <= warnAtMs ? 'warn' : 'normal';
+}
+
+function earliestAfter(nowMs: number, candidates: readonly (number | null)[]): number | null {
+  let best: number | null = null;
+  for (const c of candidates) if (c !== null && c > nowMs && (best === null || c < best)) best = c;
+  return best;
+}
+
+export function faceAt(state: DisplayState, serverNowMs: number): FaceAt {
+  const timer = state.timers.find((t) => t.id === state.activeTimerId);
+  const appearance = timer?.appearance ?? 'countdown';
+  const flashing = state.message !== null && state.message.flash;
+  const message: FaceMessage | null =
+    state.message === null
+      ? null
+      : {
+          text: state.message.text,
+          color: state.message.color,
+          bold: state.message.bold,
+          lit: !flashing || Math.floor(serverNowMs / FLASH_PERIOD_MS) % 2 === 0,
+        };
+
+  // Under `stop` the server pauses at zero; until its event arrives, do not show an overrun.
+  const rawRemaining = remainingAt(state, serverNowMs);
+  const remaining = state.zeroBehavior === 'stop' ? Math.max(0, rawRemaining) : rawRemaining;
+  const tone = appearance === 'clock' ? 'normal' : toneOf(remaining, state.warnAt);
+  const hidden = state.zeroBehavior === 'hide' && remaining <= 0 && appearance !== 'clock';
+
+  let time: string;
+  let nextDigits: number | null = null;
+  if (appearance === 'clock') {
+    time = formatTimeOfDay(serverNowMs);
+    nextDigits = Math.floor(serverNowMs / 1000) * 1000 + 1000;
+  } else if (appearance === 'countup') {
+    // Elapsed is below zero only when time was added beyond the duration; it shows 0:00 until it reaches a second.
+    const elapsed = state.duration - remaining;
+    time = formatSeconds(Math.floor(Math.max(0, elapsed) / 1000));
+    if (state.running) nextDigits = serverNowMs + (Math.floor(Math.max(0, elapsed) / 1000) + 1) * 1000 - elapsed;
+  } else {
+    time = countdownText(remaining);
+    // The digits read ceil(r/1000); they next change when r reaches the whole second below.
+    if (state.running && state.endAt !== null) nextDigits = state.endAt - (Math.ceil(remaining / 1000) - 1) * 1000;
+  }
+  if (hidden) {
+    // Past zero under `hide` nothing moves (the bar is full): no redraw until the next snapshot.
+    time = '';
+    nextDigits = null;
+  }
+
+  // The bar moves with the digits (the remaining time they show), not in between them.
+  const shownElapsed = appearance === 'countup' ? Math.floor((state.duration - remaining) / 1000) * 1000 : state.duration - Math.ceil(remaining / 1000) * 1000;
+  const progress =
+    appearance === 'clock' || state.duration <= 0
+      ? null
+      : Math.round(Math.min(1, Math.max(0, shownElapsed / state.duration)) * 1000) / 1000;
+
+  const face: Face = {
+    time,
+    tone,
+    progress,
+    label: state.activeLabel,
+    speaker: state.activeSpeaker,
+    message,
+    onAir: state.onAir,
+    blackout: state.blackout,
+  };
+
+  // A black screen has nothing to redraw until the next snapshot.
+  if (state.blackout) return { face, nextChangeAt: null };
+  const running = state.running && state.endAt !== null;
+  const nextChangeAt = earliestAfter(serverNowMs, [
+    nextDigits,
+    running && appearance !== 'clock' ? (state.endAt as number) - state.warnAt : null,
+    running && appearance !== 'clock' ? state.endAt : null,
+    flashing ? Math.floor(serverNowMs / FLASH_PERIOD_MS) * FLASH_PERIOD_MS + FLASH_PERIOD_MS : null,
+  ]);
+  return { face, nextChangeAt };
+}

@@ -1,0 +1,77 @@
+// The display page (the kiosk at /display and every viewer at /view/{viewer_key}).
+// It shows the server's state at the server's time: the offset to the server's
+// clock is estimated from round trips, the remaining time comes from endAt /
+// remainingAtPause, and the page redraws only at the next instant something
+// visible changes (a second boundary, a flash, a new snapshot), never in a loop.
+import './display.css';
+import type { Snapshot } from '../../domain/snapshot.js';
+import { faceAt } from './face.js';
+import { keepAwake } from './keep-awake.js';
+import { startLiveStream } from './live-stream.js';
+import { createScreen } from './screen.js';
+import { createServerClock } from './server-clock.js';
+
+/** When the clock offset is estimated again after the first burst: soon (the page was busy loading), then now and then. */
+const EARLY_RESYNCS_MS = [1_500, 5_000, 15_000, 30_000];
+const RESYNC_MS = 60_000;
+
+function start(): void {
+  // The stream and time endpoints sit under the page's own path, so no key is written into the page.
+  const base = location.pathname.replace(/\/+$/, '');
+  const clock = createServerClock(`${base}/time`);
+  const screen = createScreen();
+  let state: Snapshot | null = null;
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  let syncing = false;
+
+  const redraw = (): void => {
+    if (pending !== null) {
+      clearTimeout(pending);
+      pending = null;
+    }
+    const nowMs = clock.now();
+    if (state === null || nowMs === null) return;
+    const drawn = faceAt(state, nowMs);
+    screen.render(drawn.face);
+    // A timer that fires a hair early redraws nothing and lands here again for the rest.
+    const nextChangeAt = drawn.nextChangeAt;
+    if (nextChangeAt !== null) pending = setTimeout(redraw, Math.max(0, Math.ceil(nextChangeAt - nowMs)));
+  };
+
+  const resync = (): void => {
+    if (syncing) return;
+    syncing = true;
+    clock.sync().then(
+      (changed) => {
+        syncing = false;
+        if (changed) redraw();
+      },
+      () => {
+        syncing = false;
+      },
+    );
+  };
+
+  startLiveStream(`${base}/events`, {
+    onSnapshot(snapshot) {
+      clock.hint(snapshot.serverNow);
+      state = snapshot;
+      redraw();
+    },
+    onLink(up) {
+      screen.setLink(up);
+      if (up) resync();
+    },
+  });
+  resync();
+  for (const delayMs of EARLY_RESYNCS_MS) setTimeout(resync, delayMs);
+  setInterval(resync, RESYNC_MS);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState !== 'visible') return;
+    resync();
+    redraw();
+  });
+  keepAwake();
+}
+
+start();

@@ -1,0 +1,19 @@
+// The wire format of the push channel (Server-Sent Events). One event per state
+// change: `id` is the snapshot's seq, so a client's Last-Event-ID names what it saw.
+import type { Snapshot } from '../domain/snapshot.js';
+
+export const STATE_EVENT = 'state';
+
+/** JSON.stringify never emits a raw newline, so the snapshot always fits one `data:` line. */
+export function stateEvent(snapshot: Snapshot): string {
+  return `id: ${snapshot.seq}\nevent: ${STATE_EVENT}\ndata: ${JSON.stringify(snapshot)}\n\n`;
+}
+
+/** A comment line: EventSource ignores it, but it keeps proxies and NAT tables from closing an idle stream. */
+export const HEARTBEAT = ': heartbeat\n\n';
+
+const encoder = new TextEncoder();
+
+export function encodeChunk(text: string): Uint8Array {
+  return encoder.encode(text);
+}

@@ -1,0 +1,26 @@
+// Start-up: the room to serve, from the state file when there is a good one,
+// else a fresh room; saved once (with a fresh seq reserve) before serving.
+import type { Clock } from '../app/clock.js';
+import { createRoom } from '../domain/room.js';
+import type { Room } from '../domain/types.js';
+import type { Logger } from '../log/logger.js';
+import { restoreRoom } from './restore.js';
+import type { RoomStore } from './room-store.js';
+
+export async function openRoom(store: RoomStore, deps: { clock: Clock; logger: Logger; newTimerId: () => string }): Promise<Room> {
+  const { clock, logger } = deps;
+  const document = await store.load();
+  let room: Room;
+  if (document === null) {
+    room = createRoom(deps.newTimerId());
+    logger.info({ file: store.file }, 'no saved room: starting with a fresh room');
+  } else {
+    const restored = restoreRoom(document, { monoMs: clock.monoMs(), wallMs: clock.wallMs() });
+    room = restored.room;
+    const summary = { file: store.file, seq: room.seq, timers: room.timers.length, running: room.transport.running, downMs: restored.downMs };
+    if (restored.warning !== null) logger.warn(summary, `restored the room, but ${restored.warning}`);
+    else logger.info(summary, 'restored the room from the state file');
+  }
+  await store.start(room);
+  return room;
+}

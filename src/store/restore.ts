@@ -1,0 +1,39 @@
+// Restoring the room from its document: pure, the clock reading passed in.
+// A running timer continues as if the box had never stopped (remaining = saved
+// end - now, zero behaviour and auto-advance applied by the engine's settle),
+// unless the wall clock is earlier than the last save: a Pi that booted without
+// network time cannot say how long it was off, so the timer comes back paused.
+import { settle } from '../domain/engine.js';
+import type { Room } from '../domain/types.js';
+import type { ClockReading, RoomDocument } from './room-document.js';
+
+export interface Restored {
+  readonly room: Room;
+  /** Set when the room could not be restored as it was; says why, for the log. */
+  readonly warning: string | null;
+  /** How long the box was off by the wall clock; null when the clock cannot be trusted. */
+  readonly downMs: number | null;
+}
+
+export function restoreRoom(document: RoomDocument, now: ClockReading): Restored {
+  const { room: stored, savedAtWallMs, seqReservedTo } = document;
+  // After a crash, changes past the last save may have been published: resume above all of them.
+  const base = { ...stored, seq: Math.max(stored.seq, seqReservedTo) };
+  if (!stored.transport.running) {
+    return { room: { ...base, transport: { running: false, remainingMs: stored.transport.remainingMs } }, warning: null, downMs: Math.max(0, now.wallMs - savedAtWallMs) };
+  }
+  if (now.wallMs < savedAtWallMs) {
+    const remainingMs = stored.transport.endWallMs - savedAtWallMs;
+    return {
+      // Running -> paused is a change of state, so seq moves on.
+      room: { ...base, seq: base.seq + 1, transport: { running: false, remainingMs } },
+      warning:
+        `the wall clock (${new Date(now.wallMs).toISOString()}) is earlier than the last save (${new Date(savedAtWallMs).toISOString()}), ` +
+        `so the time the box was off is unknown (no network time yet?): the running timer was restored paused at ${remainingMs} ms, ` +
+        'its remaining time at the last save; press start when ready',
+      downMs: null,
+    };
+  }
+  const running: Room = { ...base, transport: { running: true, endMonoMs: now.monoMs + (stored.transport.endWallMs - now.wallMs) } };
+  return { room: settle(running, now.monoMs), warning: null, downMs: now.wallMs - savedAtWallMs };
+}

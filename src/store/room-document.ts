@@ -1,0 +1,114 @@
+// The room as it is kept on disk (room.json): versioned JSON. The monotonic
+// clock means nothing after a restart, so a running timer is kept as its
+// wall-clock end instant, with the wall-clock time of the save beside it to
+// tell whether the clock can be trusted when the box comes back.
+import { z } from 'zod';
+import { describeZodError } from '../http/api-errors.js';
+import {
+  DURATION_MAX_MS,
+  DURATION_MIN_MS,
+  LABEL_MAX_CHARS,
+  MESSAGE_MAX_CHARS,
+  SPEAKER_MAX_CHARS,
+  TIMER_ID_MAX_CHARS,
+  WARN_AT_MAX_MS,
+  WARN_AT_MIN_MS,
+} from '../domain/limits.js';
+import { APPEARANCES, MESSAGE_COLORS, ZERO_BEHAVIORS, type Room } from '../domain/types.js';
+
+/** Raise when the shape changes; an older service refuses a newer file rather than overwrite it. */
+export const SCHEMA_VERSION = 1;
+
+const wholeMs = z.number().int();
+
+const TimerSchema = z.object({
+  id: z.string().min(1).max(TIMER_ID_MAX_CHARS),
+  label: z.string().max(LABEL_MAX_CHARS),
+  speaker: z.string().max(SPEAKER_MAX_CHARS),
+  duration: wholeMs.min(DURATION_MIN_MS).max(DURATION_MAX_MS),
+  warnAt: wholeMs.min(WARN_AT_MIN_MS).max(WARN_AT_MAX_MS),
+  appearance: z.enum(APPEARANCES),
+  tagId: z.string().nullable(),
+  scheduledAt: wholeMs.nullable(),
+});
+
+const StoredTransportSchema = z.discriminatedUnion('running', [
+  z.object({ running: z.literal(true), endWallMs: wholeMs }),
+  z.object({ running: z.literal(false), remainingMs: wholeMs }),
+]);
+
+const StoredRoomSchema = z
+  .object({
+    seq: wholeMs.min(1),
+    timers: z.array(TimerSchema).min(1),
+    activeTimerId: z.string(),
+    transport: StoredTransportSchema,
+    message: z
+      .object({ text: z.string().min(1).max(MESSAGE_MAX_CHARS), flash: z.boolean(), color: z.enum(MESSAGE_COLORS), bold: z.boolean() })
+      .nullable(),
+    blackout: z.boolean(),
+    onAir: z.boolean(),
+    settings: z.object({ zeroBehavior: z.enum(ZERO_BEHAVIORS), autoAdvance: z.boolean() }),
+  })
+  .superRefine((room, ctx) => {
+    const ids = room.timers.map((t) => t.id);
+    if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['timers'], message: 'two timers share an id' });
+    if (!ids.includes(room.activeTimerId)) ctx.addIssue({ code: 'custom', path: ['activeTimerId'], message: 'not in the running order' });
+  });
+
+const RoomDocumentSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  savedAtWallMs: wholeMs,
+  /**
+   * Every seq the service may publish before its next save lands is at most this,
+   * so a restart after a crash resumes from here and seq never goes back.
+   */
+  seqReservedTo: wholeMs.min(1),
+  room: StoredRoomSchema,
+});
+
+export type StoredRoom = z.infer<typeof StoredRoomSchema>;
+export type RoomDocument = z.infer<typeof RoomDocumentSchema>;
+
+export interface ClockReading {
+  readonly monoMs: number;
+  readonly wallMs: number;
+}
+
+/** The document for `room`, converting a running end instant from monotonic to wall clock at `now`. */
+export function toDocument(room: Room, now: ClockReading, seqReservedTo: number): RoomDocument {
+  const transport = room.transport.running
+    ? { running: true as const, endWallMs: Math.round(now.wallMs + (room.transport.endMonoMs - now.monoMs)) }
+    : { running: false as const, remainingMs: Math.round(room.transport.remainingMs) };
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    savedAtWallMs: Math.round(now.wallMs),
+    seqReservedTo: Math.max(seqReservedTo, room.seq),
+    room: { ...room, timers: [...room.timers], transport },
+  };
+}
+
+export function serializeDocument(document: RoomDocument): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+export type DocumentRead =
+  | { readonly kind: 'ok'; readonly document: RoomDocument }
+  | { readonly kind: 'damaged'; readonly reason: string }
+  | { readonly kind: 'newer'; readonly schemaVersion: number };
+
+export function parseDocument(text: string): DocumentRead {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'damaged', reason: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+  const version = typeof json === 'object' && json !== null ? (json as { schemaVersion?: unknown }).schemaVersion : undefined;
+  if (typeof version === 'number' && Number.isInteger(version) && version > SCHEMA_VERSION) {
+    return { kind: 'newer', schemaVersion: version };
+  }
+  const parsed = RoomDocumentSchema.safeParse(json);
+  if (!parsed.success) return { kind: 'damaged', reason: `not a room file of schema version ${SCHEMA_VERSION}: ${describeZodError(parsed.error)}` };
+  return { kind: 'ok', document: parsed.data };
+}

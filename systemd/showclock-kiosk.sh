@@ -1,0 +1,65 @@
+#!/bin/bash
+# The HDMI kiosk, run by showclock-kiosk.service (installed as
+# /opt/showclock/bin/showclock-kiosk): waits until the service answers on
+# loopback, then runs cage with Chromium in kiosk mode on /display.
+set -euo pipefail
+
+node=${SHOWCLOCK_NODE:-/usr/bin/node}
+bundle=${SHOWCLOCK_BUNDLE:-/opt/showclock/dist/showclock.mjs}
+browser=${SHOWCLOCK_BROWSER:-/usr/bin/chromium}
+compositor=${SHOWCLOCK_COMPOSITOR:-/usr/bin/cage}
+home=${HOME:-/run/showclock-kiosk}
+
+# The port comes from the service's own config file (SHOWCLOCK_CONFIG), read by
+# the service's own code, so the two can never disagree.
+if ! port=$("$node" "$bundle" config port); then
+  echo "showclock-kiosk: cannot read the port from ${SHOWCLOCK_CONFIG:-the config file}" >&2
+  exit 1
+fi
+url="http://127.0.0.1:${port}/display"
+
+# The service reports readiness before this unit starts; waiting here as well
+# keeps Chromium's error page off the screen when the service is slow to answer.
+healthy() {
+  (
+    exec 3<>"/dev/tcp/127.0.0.1/${port}"
+    printf 'GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
+    IFS= read -r -t 2 status <&3
+    [[ $status == *" 200"* ]]
+  ) 2>/dev/null
+}
+for _ in $(seq 1 60); do
+  healthy && break
+  sleep 1
+done
+
+# A fresh profile each start, on tmpfs (the unit's RuntimeDirectory): nothing
+# to restore, nothing written to the SD card.
+profile="$home/chromium"
+rm -rf "$profile"
+mkdir -p "$profile"
+
+# cage -d: no window decorations; cage shows no cursor without a pointer device,
+# and the display page hides it (cursor: none) where one is plugged in.
+# Chromium: kiosk mode, no first-run or
+# crash-restore bubbles, no translate bar, nothing fetched in the background
+# (the box may be offline), no pinch or swipe navigation on a touch screen.
+exec "$compositor" -d -- "$browser" \
+  --ozone-platform=wayland \
+  --kiosk \
+  --user-data-dir="$profile" \
+  --no-first-run \
+  --no-default-browser-check \
+  --noerrdialogs \
+  --disable-infobars \
+  --hide-crash-restore-bubble \
+  --disable-session-crashed-bubble \
+  --disable-features=Translate,TranslateUI,MediaRouter,OptimizationHints \
+  --disable-component-update \
+  --disable-background-networking \
+  --disable-sync \
+  --password-store=basic \
+  --disable-pinch \
+  --overscroll-history-navigation=0 \
+  --autoplay-policy=no-user-gesture-required \
+  "$url"

@@ -1,0 +1,92 @@
+// Shared pieces of the browser tests: Debian's chromium through playwright-core,
+// the display bundle built into a temporary directory, screenshots kept in
+// test-artifacts/, and pixel checks done by the browser itself (it decodes the
+// PNG; no image library needed).
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildPages } from '../../scripts/build.mjs';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = path.resolve('test-artifacts');
+
+export async function launchChromium(): Promise<Browser> {
+  // The browser may still be arriving from apt on a fresh machine.
+  for (let waited = 0; !existsSync(CHROMIUM) && waited < 180_000; waited += 5_000) {
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** Builds the display page as `npm run build` does, into a fresh directory. */
+export async function buildDisplayBundle(): Promise<string> {
+  const outdir = mkdtempSync(path.join(tmpdir(), 'showclock-pages-'));
+  await buildPages({ outdir, only: ['display'] });
+  return outdir;
+}
+
+export async function saveScreenshot(page: Page, name: string): Promise<Buffer> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const png = await page.screenshot();
+  writeFileSync(path.join(ARTIFACTS, `${name}.png`), png);
+  return png;
+}
+
+export function saveArtifact(name: string, data: unknown): void {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(path.join(ARTIFACTS, name), `${JSON.stringify(data, null, 2)}\n`);
+}
+
+export interface PixelStats {
+  readonly pixels: number;
+  /** Highest value of any colour channel anywhere: 0 means entirely black. */
+  readonly maxChannel: number;
+  /** Pixels that are clearly red (R high, G and B low). */
+  readonly red: number;
+}
+
+/** Decodes a PNG in a blank page and counts what it shows, optionally in a region (fractions of the size). */
+export async function pixelStats(
+  browser: Browser,
+  png: Buffer,
+  region: { x: number; y: number; w: number; h: number } = { x: 0, y: 0, w: 1, h: 1 },
+): Promise<PixelStats> {
+  const page = await browser.newPage();
+  try {
+    return await page.evaluate(
+      async (args) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${args.b64}`;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.naturalWidth;
+        canvas.height = img.naturalHeight;
+        const ctx = canvas.getContext('2d');
+        if (ctx === null) throw new Error('no 2d context');
+        ctx.drawImage(img, 0, 0);
+        const x = Math.floor(args.region.x * img.naturalWidth);
+        const y = Math.floor(args.region.y * img.naturalHeight);
+        const w = Math.max(1, Math.floor(args.region.w * img.naturalWidth));
+        const h = Math.max(1, Math.floor(args.region.h * img.naturalHeight));
+        const data = ctx.getImageData(x, y, w, h).data;
+        let maxChannel = 0;
+        let red = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          const r = data[i] ?? 0;
+          const g = data[i + 1] ?? 0;
+          const b = data[i + 2] ?? 0;
+          maxChannel = Math.max(maxChannel, r, g, b);
+          if (r > 180 && g < 90 && b < 90) red += 1;
+        }
+        return { pixels: data.length / 4, maxChannel, red };
+      },
+      { b64: png.toString('base64'), region },
+    );
+  } finally {
+    await page.close();
+  }
+}

@@ -1,0 +1,96 @@
+// A real Showclock HTTP server for the console's browser tests: the real app,
+// room service, push hub and system clock, on 127.0.0.1 at a free port, with
+// the page bundles built fresh into a temporary directory. And Debian's
+// chromium, driven by playwright-core.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { chromium, type Browser } from 'playwright-core';
+import { buildPages } from '../../scripts/build.mjs';
+import { systemClock, timeoutScheduler } from '../../src/app/clock.js';
+import { RoomService } from '../../src/app/room-service.js';
+import { newTimerIdFor } from '../../src/app/timer-ids.js';
+import type { Snapshot } from '../../src/domain/snapshot.js';
+import type { Room } from '../../src/domain/types.js';
+import { createApp } from '../../src/http/app.js';
+import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { createLogger } from '../../src/log/logger.js';
+import { PushHub } from '../../src/push/push-hub.js';
+
+export const API_KEY = 'BrowserApiKey_0123456789-abcdEF';
+export const VIEWER_KEY = 'BrowserViewerKey_9876543210-zyXW';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** Builds the page bundles once into a temporary directory; returns it and a cleanup. */
+export async function buildPagesOnce(): Promise<{ dir: string; remove: () => void }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'showclock-pages-'));
+  await buildPages({ outdir: dir });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface ControlServer {
+  readonly base: string;
+  readonly port: number;
+  readonly controlUrl: string;
+  readonly service: RoomService;
+  /** An API call as a button panel would make it (a plain fetch, not the browser). */
+  api(pathAndQuery: string, body?: Readonly<Record<string, unknown>>): Promise<{ status: number; body: Record<string, unknown> }>;
+  state(): Promise<Snapshot>;
+  close(): Promise<void>;
+}
+
+export async function startControlServer(opts: { pagesDir: string; room: Room; limit?: number; port?: number }): Promise<ControlServer> {
+  const service = new RoomService({ initialRoom: opts.room, clock: systemClock, scheduler: timeoutScheduler(systemClock) });
+  service.start();
+  const hub = new PushHub({ source: service });
+  hub.start();
+  const keys = { apiKey: API_KEY, viewerKey: VIEWER_KEY };
+  const app = createApp({
+    service,
+    keys: () => keys,
+    limiter: new FixedWindowLimiter({ limit: opts.limit ?? 10_000, nowMs: systemClock.monoMs }),
+    logger: createLogger({ level: 'warn', secrets: () => [API_KEY, VIEWER_KEY] }),
+    newTimerId: newTimerIdFor(() => service.room),
+    viewer: { hub, pagesDirs: [opts.pagesDir] },
+  });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
+
+  const api: ControlServer['api'] = async (pathAndQuery, body) => {
+    const res = await fetch(`${base}/api/v1/${API_KEY}${pathAndQuery}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  return {
+    base,
+    port,
+    controlUrl: `${base}/control/${API_KEY}`,
+    service,
+    api,
+    state: async () => (await api('/state')).body.state as Snapshot,
+    close: async () => {
+      hub.close();
+      service.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      });
+    },
+  };
+}

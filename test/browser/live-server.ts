@@ -1,0 +1,66 @@
+// A real Showclock server in process for browser tests: the real app, room
+// service and push hub on the system clock, listening on 127.0.0.1, serving the
+// page bundles from a directory the test built them into.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { systemClock, timeoutScheduler } from '../../src/app/clock.js';
+import { RoomService } from '../../src/app/room-service.js';
+import { createRoom } from '../../src/domain/room.js';
+import type { Command, Room } from '../../src/domain/types.js';
+import { createApp } from '../../src/http/app.js';
+import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { createLogger } from '../../src/log/logger.js';
+import { PushHub } from '../../src/push/push-hub.js';
+
+export const API_KEY = 'BrowserApiKey_0123456789abcdefGH';
+export const VIEWER_KEY = 'BrowserViewerKey_9876543210zyxwVU';
+
+export interface LiveServer {
+  readonly port: number;
+  readonly service: RoomService;
+  readonly hub: PushHub;
+  url(path: string): string;
+  /** Applies commands as the API would, failing the test on a refused one. */
+  run(...commands: Command[]): void;
+  close(): Promise<void>;
+}
+
+export async function startLiveServer(opts: { pagesDir: string; port?: number; room?: Room }): Promise<LiveServer> {
+  const service = new RoomService({ initialRoom: opts.room ?? createRoom('t1'), clock: systemClock, scheduler: timeoutScheduler(systemClock) });
+  service.start();
+  const hub = new PushHub({ source: service });
+  hub.start();
+  let n = 1;
+  const app = createApp({
+    service,
+    keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY }),
+    limiter: new FixedWindowLimiter({ limit: 1000, nowMs: systemClock.monoMs }),
+    logger: createLogger({ level: 'fatal', secrets: () => [API_KEY, VIEWER_KEY], sink: { write: () => {} } }),
+    newTimerId: () => `b${(n += 1)}`,
+    viewer: { hub, pagesDirs: [opts.pagesDir] },
+  });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
+    (s as Server).once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    service,
+    hub,
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    run: (...commands) => {
+      for (const command of commands) {
+        const { outcome } = service.dispatch(command, 'http-v1');
+        if (!outcome.ok) throw new Error(`${command.type}: ${outcome.error.message}`);
+      }
+    },
+    close: async () => {
+      hub.close();
+      service.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,138 @@
+// The control console's page, in process: the right key gets the page with the
+// keys panel and a QR code of the viewer link; a wrong key gets a 401 page that
+// reveals nothing and is counted like a wrong API key; headers keep the key
+// out of Referers and allow only the box's own scripts.
+import QRCode from 'qrcode';
+import { describe, expect, it } from 'vitest';
+import { publicHost } from '../../src/app/urls.js';
+import { buttonPanelExamples } from '../../src/http/control-page-html.js';
+import { lanOrigin } from '../../src/http/control-page.js';
+import { API_KEY, VIEWER_KEY, createTestApp } from '../helpers/test-app.js';
+
+const LAN = 'http://192.168.1.50:8080';
+
+/** The dark modules an SVG from `qrcode` draws: its stroke path is rows of `M x y.5 h n m dx 0 h n ...`. */
+function darkModules(svg: string): Set<string> {
+  const path = /<path stroke="#000000" d="([^"]+)"/.exec(svg)?.[1];
+  if (path === undefined) throw new Error('no QR path in the page');
+  const dark = new Set<string>();
+  let x = 0;
+  let y = 0;
+  for (const [, op, a, b] of path.matchAll(/([Mmh])(-?[\d.]+)(?: (-?[\d.]+))?/g)) {
+    const n = Number(a);
+    if (op === 'M') {
+      x = n;
+      y = Math.floor(Number(b));
+    } else if (op === 'm') {
+      x += n;
+      y += Math.floor(Number(b));
+    } else {
+      for (let i = 0; i < n; i += 1) dark.add(`${x + i},${y}`);
+      x += n;
+    }
+  }
+  return dark;
+}
+
+describe('GET /control/{api_key}', () => {
+  it('serves the console with the keys, the viewer link, example URLs and the script, under a strict policy', async () => {
+    const t = createTestApp();
+    const res = await t.request(`${LAN}/control/${API_KEY}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await res.text();
+    // Nothing inline for the CSP to refuse: one external script, no inline handlers or styles.
+    expect(html.match(/<script\b[^>]*>/g)).toEqual(['<script src="/assets/control.js" defer>']);
+    expect(html).not.toMatch(/<script[^>]*>[^<]+<\/script>/);
+    expect(html).not.toMatch(/\son[a-z]+="/);
+    expect(html).not.toMatch(/\sstyle="/);
+    // Works offline: nothing loaded from another host.
+    expect(html).not.toMatch(/<(link|script|img)[^>]+(src|href)="(https?:)?\/\//);
+    expect(html).toContain(`data-api-key="${API_KEY}"`);
+    expect(html).toContain(`data-viewer-key="${VIEWER_KEY}"`);
+    expect(html).toContain(`value="${LAN}/view/${VIEWER_KEY}"`);
+    for (const example of buttonPanelExamples(LAN, API_KEY)) expect(html).toContain(`value="${example.url.replace(/&/g, '&#38;')}"`);
+    // The shortcuts are written on the page.
+    for (const key of ['Space', 'N', 'B']) expect(html).toContain(`<kbd>${key}</kbd>`);
+  });
+
+  it('draws a QR code that encodes exactly the viewer link', async () => {
+    const t = createTestApp();
+    const html = await (await t.request(`${LAN}/control/${API_KEY}`)).text();
+    const svg = /<svg class="qr"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
+    const drawn = darkModules(svg);
+    const expected = QRCode.create(`${LAN}/view/${VIEWER_KEY}`, { errorCorrectionLevel: 'M' }).modules;
+    const margin = 2;
+    const wanted = new Set<string>();
+    for (let row = 0; row < expected.size; row += 1) {
+      for (let col = 0; col < expected.size; col += 1) if (expected.get(row, col)) wanted.add(`${col + margin},${row + margin}`);
+    }
+    expect(wanted.size).toBeGreaterThan(100);
+    expect([...drawn].sort()).toEqual([...wanted].sort());
+  });
+
+  it('gives a LAN address in the links when the page is opened on the box itself', async () => {
+    expect(lanOrigin('http://192.168.1.50:8080/control/k')).toBe(LAN);
+    expect(lanOrigin('http://showclock.local/control/k')).toBe('http://showclock.local');
+    expect(lanOrigin('http://127.0.0.1:8080/control/k')).toBe(`http://${publicHost('0.0.0.0')}:8080`);
+    expect(lanOrigin('http://localhost:8080/control/k')).toBe(`http://${publicHost('0.0.0.0')}:8080`);
+    const t = createTestApp();
+    const html = await (await t.request(`http://127.0.0.1:8080/control/${API_KEY}`)).text();
+    expect(html).toContain(`value="http://${publicHost('0.0.0.0')}:8080/view/${VIEWER_KEY}"`);
+  });
+
+  it('answers a wrong key with a 401 page that reveals neither key', async () => {
+    const t = createTestApp();
+    const res = await t.request(`${LAN}/control/${API_KEY.slice(0, -1)}x`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('ratelimit-limit')).toBe('100');
+    const html = await res.text();
+    expect(html).toContain('not valid');
+    expect(html).not.toContain(API_KEY);
+    expect(html).not.toContain(VIEWER_KEY);
+    expect(html).not.toContain('<script');
+    // The viewer key does not open the console either.
+    expect((await t.request(`${LAN}/control/${VIEWER_KEY}`)).status).toBe(401);
+  });
+
+  it('counts wrong keys per address together with wrong API keys, and a 429 page past the quota', async () => {
+    const t = createTestApp({ limit: 3 });
+    expect((await t.request('/control/wrong1', { client: '10.0.0.9' })).status).toBe(401);
+    expect((await t.request('/api/v1/wrong2/state', { client: '10.0.0.9' })).status).toBe(401);
+    expect((await t.request('/control/wrong3', { client: '10.0.0.9' })).status).toBe(401);
+    const refused = await t.request('/control/wrong4', { client: '10.0.0.9' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.text()).toContain('Too many attempts');
+    // Another address, and the right key, are not held up by it.
+    expect((await t.request('/control/wrong5', { client: '10.0.0.10' })).status).toBe(401);
+    expect((await t.request(`/control/${API_KEY}`, { client: '10.0.0.9' })).status).toBe(200);
+  });
+
+  it('spends none of the API quota when the right key loads the page', async () => {
+    const t = createTestApp({ limit: 3 });
+    for (let i = 0; i < 5; i += 1) expect((await t.request(`/control/${API_KEY}`)).status).toBe(200);
+    const state = await t.get('v1', '/state');
+    expect(state.status).toBe(200);
+    expect(state.headers.get('ratelimit-remaining')).toBe('2');
+  });
+
+  it('logs the route pattern, never the key', async () => {
+    const t = createTestApp({ scrubKeys: false });
+    await t.request(`/control/${API_KEY}`);
+    await t.request('/control/not-the-key');
+    const lines = t.logLines.join('\n');
+    expect(lines).not.toContain(API_KEY);
+    expect(lines).not.toContain('not-the-key');
+    expect(t.logs().filter((l) => l.route === 'GET /control/{api_key}').map((l) => l.status)).toEqual([200, 401]);
+  });
+});

@@ -1,0 +1,317 @@
+// The OpenAPI document: served without a key, valid OpenAPI 3.0.3 by a real
+// validator, listing every operation of the interface with its parameters, and
+// describing what the API really answers.
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../src/http/openapi.js';
+import { operations } from '../../src/http/operations.js';
+import { apiClient, call, OpenApiChecker, resolveRef, servedDocument, type OpenApiDocument } from '../helpers/openapi-check.js';
+import { createTestApp, roomWithTimers } from '../helpers/test-app.js';
+
+type Json = Record<string, unknown>;
+/** The document type swagger-parser takes. */
+type ApiDocument = InstanceType<typeof SwaggerParser>['api'];
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: Json;
+  example?: string;
+}
+
+let doc: OpenApiDocument;
+let checker: OpenApiChecker;
+beforeAll(async () => {
+  doc = await servedDocument();
+  checker = new OpenApiChecker(doc);
+});
+
+function op(path: string, method: 'get' | 'post'): Json {
+  const found = doc.paths[path]?.[method];
+  if (found === undefined) throw new Error(`${method.toUpperCase()} ${path} is not in the document`);
+  return found;
+}
+
+function parameters(path: string, method: 'get' | 'post'): Parameter[] {
+  return (op(path, method).parameters ?? []) as Parameter[];
+}
+
+function queryNames(path: string): Record<string, boolean> {
+  return Object.fromEntries(parameters(path, 'get').filter((p) => p.in === 'query').map((p) => [p.name, p.required === true]));
+}
+
+/** Operations answering JSON; the push channel (/events) streams text/event-stream and is tested with it. */
+function answersJson(operation: Json): boolean {
+  const responses = (operation.responses ?? {}) as Record<string, { content?: Json }>;
+  return Object.entries(responses).some(([code, r]) => code.startsWith('2') && r.content?.['application/json'] !== undefined);
+}
+
+function bodySchema(path: string): Json {
+  const body = op(path, 'post').requestBody as { content: { 'application/json': { schema: Json } } } | undefined;
+  if (body === undefined) throw new Error(`POST ${path} has no request body`);
+  return body.content['application/json'].schema;
+}
+
+const V1_COMMANDS = ['start', 'pause', 'stop', 'reset', 'next', 'adjust', 'message', 'clear_message', 'blackout', 'onair', 'status'];
+const V1_ADDED_COMMANDS = ['previous', 'toggle', 'toggle_blackout', 'toggle_onair'];
+const V0_COMMANDS = ['start', 'pause', 'stop', 'reset', 'next', 'adjust', 'message', 'clear_message', 'blackout', 'status'];
+
+describe('serving', () => {
+  it('GET /api/v1/openapi.json needs no key and answers JSON, no-store, CORS open', async () => {
+    const t = createTestApp();
+    const res = await t.request('/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('RateLimit-Limit')).toBe('100');
+    const served = (await res.json()) as Json;
+    expect(served).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  });
+
+  it('holds no key', async () => {
+    const t = createTestApp();
+    const text = await (await t.request('/api/v1/openapi.json')).text();
+    expect(text).not.toContain(t.keys.apiKey);
+    expect(text).not.toContain(t.keys.viewerKey);
+  });
+});
+
+describe('validity', () => {
+  it('is a valid OpenAPI 3.0.3 document, version 1.0.0 (swagger-parser)', async () => {
+    // validate() dereferences in place: give it a copy.
+    const validated = (await SwaggerParser.validate(structuredClone(doc) as unknown as ApiDocument)) as unknown as Json;
+    expect(validated.openapi).toBe('3.0.3');
+    expect((validated.info as Json).version).toBe('1.0.0');
+    expect(doc.openapi).toBe('3.0.3');
+  }, 60_000);
+
+  it('the validator is real: it refuses a broken copy', async () => {
+    const broken = structuredClone(doc) as Json & { paths: Record<string, Record<string, Json>> };
+    const adjust = broken.paths['/api/v1/{api_key}/adjust'];
+    if (adjust?.get === undefined) throw new Error('no GET adjust');
+    adjust.get.responses = { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } } } };
+    await expect(SwaggerParser.validate(broken as unknown as ApiDocument)).rejects.toThrow();
+  });
+
+  it('operation ids are unique', () => {
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((o) => o.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('every operation of the interface is listed', () => {
+  it('v1 literal paths with their methods', () => {
+    const expected: [string, ('get' | 'post')[]][] = [
+      ['/state', ['get']],
+      ['/timers', ['get', 'post']],
+      ['/timer/{id}/select', ['get', 'post']],
+      ['/timer/{id}/update', ['get', 'post']],
+      ['/timer/{id}/delete', ['get', 'post']],
+      ['/message/set', ['get', 'post']],
+      ['/message/clear', ['get', 'post']],
+      ['/settings', ['get', 'post']],
+    ];
+    for (const [path, methods] of expected) {
+      const item = doc.paths[`/api/v1/{api_key}${path}`];
+      expect(item, path).toBeDefined();
+      expect(Object.keys(item ?? {}).sort(), path).toEqual([...methods].sort());
+    }
+  });
+
+  it('every v1 command, GET and POST; every v0 command, GET only; nothing else under v0', () => {
+    for (const cmd of [...V1_COMMANDS, ...V1_ADDED_COMMANDS]) {
+      expect(Object.keys(doc.paths[`/api/v1/{api_key}/${cmd}`] ?? {}).sort(), cmd).toEqual(['get', 'post']);
+    }
+    for (const cmd of V0_COMMANDS) expect(Object.keys(doc.paths[`/api/v0/{api_key}/${cmd}`] ?? {}), cmd).toEqual(['get']);
+    const v0Paths = Object.keys(doc.paths).filter((p) => p.startsWith('/api/v0/'));
+    expect(v0Paths.map((p) => p.replace('/api/v0/{api_key}/', '')).sort()).toEqual([...V0_COMMANDS].sort());
+  });
+
+  it('matches the operation table the router is built from', () => {
+    for (const operation of operations) {
+      const item = doc.paths[`/api/${operation.version}/{api_key}${operation.path}`];
+      for (const method of operation.methods) expect(item?.[method.toLowerCase()], `${method} ${operation.path}`).toBeDefined();
+    }
+    expect(op('/api/v1/openapi.json', 'get')).toBeDefined();
+  });
+});
+
+describe('parameters', () => {
+  it('every API path has the api_key path parameter, and {id} paths have id', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      if (path === '/api/v1/openapi.json') continue;
+      for (const method of Object.keys(item) as ('get' | 'post')[]) {
+        const inPath = parameters(path, method).filter((p) => p.in === 'path');
+        expect(inPath.map((p) => p.name).sort(), `${method} ${path}`).toEqual(path.includes('{id}') ? ['api_key', 'id'] : ['api_key']);
+        expect(inPath.every((p) => p.required === true)).toBe(true);
+      }
+    }
+  });
+
+  it('GET query parameters, with what is required', () => {
+    const v1 = (p: string) => `/api/v1/{api_key}${p}`;
+    const v0 = (p: string) => `/api/v0/{api_key}${p}`;
+    expect(queryNames(v1('/adjust'))).toEqual({ ms: true });
+    expect(queryNames(v0('/adjust'))).toEqual({ ms: true });
+    expect(queryNames(v1('/message'))).toEqual({ text: true, flash: false, color: false, bold: false });
+    expect(queryNames(v1('/message/set'))).toEqual({ text: true, flash: false, color: false, bold: false });
+    expect(queryNames(v0('/message'))).toEqual({ text: true, flash: false });
+    expect(queryNames(v1('/blackout'))).toEqual({ on: false });
+    expect(queryNames(v1('/onair'))).toEqual({ on: false });
+    expect(queryNames(v0('/blackout'))).toEqual({ on: false });
+    expect(queryNames(v1('/timer/{id}/update'))).toEqual({ label: false, speaker: false, duration: false, warnAt: false, appearance: false });
+    expect(queryNames(v1('/settings'))).toEqual({ zeroBehavior: false, autoAdvance: false });
+    for (const cmd of ['start', 'pause', 'stop', 'reset', 'next', 'clear_message', 'status']) {
+      expect(queryNames(v1(`/${cmd}`)), cmd).toEqual({});
+      expect(queryNames(v0(`/${cmd}`)), cmd).toEqual({});
+    }
+    expect(queryNames(v1('/state'))).toEqual({});
+  });
+
+  it('query schemas say what the router accepts', () => {
+    const param = (path: string, name: string) => parameters(path, 'get').find((p) => p.name === name)?.schema;
+    expect(param('/api/v1/{api_key}/message', 'flash')).toMatchObject({ type: 'string', enum: ['0', '1'] });
+    expect(param('/api/v1/{api_key}/message', 'color')).toMatchObject({ type: 'string', enum: ['white', 'green', 'red'] });
+    expect(param('/api/v1/{api_key}/timer/{id}/update', 'appearance')).toMatchObject({ enum: ['countdown', 'countup', 'clock'] });
+    const ms = param('/api/v1/{api_key}/adjust', 'ms') as { pattern: string };
+    const pattern = new RegExp(ms.pattern);
+    for (const good of ['60000', '-30000', '+60000']) expect(pattern.test(good), good).toBe(true);
+    for (const bad of ['1.5', '1e3', 'abc', '']) expect(pattern.test(bad), bad).toBe(false);
+  });
+
+  it('POST bodies: JSON types per field, required ones marked', () => {
+    expect(bodySchema('/api/v1/{api_key}/adjust')).toMatchObject({
+      type: 'object',
+      properties: { ms: { type: 'integer', minimum: -3_600_000, maximum: 3_600_000 } },
+      required: ['ms'],
+    });
+    expect(bodySchema('/api/v1/{api_key}/message')).toMatchObject({
+      properties: { text: { type: 'string' }, flash: { type: 'boolean' }, color: { enum: ['white', 'green', 'red'] }, bold: { type: 'boolean' } },
+      required: ['text'],
+    });
+    expect(bodySchema('/api/v1/{api_key}/blackout')).toMatchObject({ properties: { on: { type: 'string' } } });
+    expect(bodySchema('/api/v1/{api_key}/onair')).toMatchObject({ properties: { on: { type: 'string' } } });
+    expect(bodySchema('/api/v1/{api_key}/timers')).toMatchObject({
+      properties: {
+        label: { type: 'string' },
+        speaker: { type: 'string' },
+        duration: { type: 'integer', minimum: 1_000, maximum: 86_400_000 },
+        warnAt: { type: 'integer' },
+        appearance: { enum: ['countdown', 'countup', 'clock'] },
+      },
+    });
+    expect(bodySchema('/api/v1/{api_key}/timer/{id}/update')).toMatchObject({ properties: { duration: { type: 'integer' } } });
+    expect(bodySchema('/api/v1/{api_key}/settings')).toMatchObject({ properties: { autoAdvance: { type: 'boolean' } } });
+    // A required field may come in the query of a POST instead, so no body is required as such.
+    const adjustPost = op('/api/v1/{api_key}/adjust', 'post');
+    expect((adjustPost.requestBody as Json).required).toBe(false);
+    expect(adjustPost.parameters).toContainEqual(expect.objectContaining({ name: 'ms', in: 'query', required: false }));
+    expect(op('/api/v1/{api_key}/adjust', 'get').parameters).toContainEqual(expect.objectContaining({ name: 'ms', in: 'query', required: true }));
+    expect((op('/api/v1/{api_key}/timers', 'post').requestBody as Json).required).toBe(false);
+    expect(op('/api/v1/{api_key}/start', 'post').requestBody).toBeUndefined();
+  });
+});
+
+describe('responses', () => {
+  it('every API operation documents its success, 401, 404 and 429 (with Retry-After), POST also 413, all with the rate-limit headers', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      if (path === '/api/v1/openapi.json') continue;
+      for (const [method, operation] of Object.entries(item)) {
+        if (!answersJson(operation)) continue;
+        const responses = operation.responses as Record<string, Json>;
+        const success = path.endsWith('/timers') && method === 'post' ? '201' : '200';
+        const expected = [success, '400', '401', '404', '429', ...(method === 'post' ? ['413'] : [])];
+        for (const code of expected) {
+          expect(responses[code], `${method} ${path} ${code}`).toBeDefined();
+          const response = resolveRef(doc, responses[code]) as { headers?: Json; content?: Json };
+          const headers = response.headers ?? {};
+          expect(Object.keys(headers)).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+          for (const header of Object.values(headers)) expect(resolveRef(doc, header)).toMatchObject({ schema: { type: 'integer' } });
+          expect(response.content?.['application/json'], `${method} ${path} ${code}`).toBeDefined();
+        }
+        const tooMany = resolveRef(doc, responses['429']) as { headers: Json };
+        expect(Object.keys(tooMany.headers)).toContain('Retry-After');
+      }
+    }
+  });
+
+  it('success bodies name the right schema', () => {
+    const schemaRef = (path: string, method: 'get' | 'post', code: string) => {
+      const reference = (op(path, method).responses as Json)[code];
+      if (reference === undefined) return undefined;
+      const response = resolveRef(doc, reference) as { content: Record<string, { schema: { $ref: string } }> };
+      return response.content['application/json']?.schema.$ref;
+    };
+    expect(schemaRef('/api/v1/{api_key}/state', 'get', '200')).toBe('#/components/schemas/StateEnvelope');
+    expect(schemaRef('/api/v1/{api_key}/timers', 'get', '200')).toBe('#/components/schemas/TimersList');
+    expect(schemaRef('/api/v1/{api_key}/timers', 'post', '201')).toBe('#/components/schemas/TimerCreated');
+    expect(schemaRef('/api/v0/{api_key}/start', 'get', '200')).toBe('#/components/schemas/StateEnvelope');
+    expect(schemaRef('/api/v1/{api_key}/start', 'get', '404')).toBe('#/components/schemas/Error');
+    // Reads never wait for a write, so only operations that change the room document 503.
+    expect(schemaRef('/api/v1/{api_key}/start', 'get', '503')).toBe('#/components/schemas/Error');
+    expect(schemaRef('/api/v1/{api_key}/state', 'get', '503')).toBeUndefined();
+    expect(schemaRef('/api/v1/{api_key}/status', 'get', '503')).toBeUndefined();
+  });
+
+  it('the State schema has every field of remote-control-api.md §2, all required', () => {
+    const state = doc.components.schemas.State as { properties: Json; required: string[] };
+    const fields = [
+      'seq', 'serverNow', 'running', 'endAt', 'remainingAtPause', 'remaining', 'zeroBehavior', 'autoAdvance', 'blackout', 'onAir',
+      'activeTimerId', 'activeLabel', 'activeSpeaker', 'warnAt', 'duration', 'message', 'timers',
+    ];
+    for (const field of fields) {
+      expect(state.properties[field], field).toBeDefined();
+      expect(state.required, field).toContain(field);
+    }
+    expect(state.properties.endAt).toMatchObject({ nullable: true, type: 'integer' });
+    expect(state.properties.message).toMatchObject({ nullable: true });
+    const timer = doc.components.schemas.Timer as { required: string[] };
+    expect([...timer.required].sort()).toEqual(['appearance', 'duration', 'id', 'label', 'scheduledAt', 'speaker', 'tagId', 'warnAt']);
+  });
+});
+
+describe('the document describes what the API answers', () => {
+  it('every GET operation answers 2xx when called with the documented examples, and the body fits', async () => {
+    const room = { ...roomWithTimers(3), activeTimerId: 't2', transport: { running: false as const, remainingMs: 120_000 } };
+    let called = 0;
+    const jsonGets = Object.entries(doc.paths).filter(([path, item]) => item.get !== undefined && answersJson(item.get) && path !== '/api/v1/openapi.json');
+    for (const [path] of jsonGets) {
+      const t = createTestApp({ room });
+      const query = new URLSearchParams();
+      for (const p of parameters(path, 'get')) {
+        if (p.in === 'query') query.set(p.name, String(p.example));
+      }
+      const concrete = `${path.replace('{api_key}', t.keys.apiKey).replace('{id}', 't2')}?${query.toString()}`;
+      const result = await call(t, checker, 'GET', concrete);
+      expect([200, 201], `${path} -> ${JSON.stringify(result.body)}`).toContain(result.status);
+      called += 1;
+    }
+    expect(called).toBe(jsonGets.length);
+    // 9 v1 resources + 15 v1 commands + 10 v0 commands.
+    expect(called).toBeGreaterThanOrEqual(34);
+  }, 60_000);
+
+  it('the response check is real: it refuses bodies that do not fit', () => {
+    const statePath = '/api/v1/KEY/state';
+    expect(() => checker.check('GET', statePath, 200, { ok: true })).toThrow(/does not match/);
+    expect(() => checker.check('GET', statePath, 200, { ok: false, error: 'x' })).toThrow(/does not match/);
+    expect(() => checker.check('GET', statePath, 404, { ok: true, state: {} })).toThrow(/does not match/);
+    expect(() => checker.check('GET', statePath, 404, { ok: false })).toThrow(/does not match/);
+    expect(() => checker.check('GET', statePath, 404, { ok: false, error: 'x', extra: 1 })).toThrow(/does not match/);
+    expect(() => checker.check('GET', statePath, 418, { ok: false, error: 'x' })).toThrow(/not documented/);
+    expect(() => checker.check('PUT', statePath, 200, {})).toThrow(/not in the OpenAPI document/);
+    expect(() => checker.check('GET', statePath, 404, { ok: false, error: 'gone' })).not.toThrow();
+  });
+
+  it('a real snapshot with every nullable field filled in fits too', async () => {
+    const t = createTestApp();
+    const api = apiClient(t, checker, 'v1');
+    await api.get('/message?text=hello&flash=1&color=red&bold=1');
+    await api.get('/start');
+    t.clock.advance(700_000);
+    const result = await api.get('/state');
+    expect(result.status).toBe(200);
+    expect((result.body as { state: { remaining: number } }).state.remaining).toBe(-100_000);
+  });
+});

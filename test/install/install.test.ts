@@ -1,0 +1,342 @@
+// scripts/install.sh from a real release tarball (`npm run package`), into a
+// sandbox root (SHOWCLOCK_ROOT), with stand-ins on PATH for what would change
+// the machine itself: apt-get, dpkg-query, useradd and friends, systemctl,
+// runuser, chown, npm. The stand-ins keep their state in files and log every
+// call, so a second run can be checked to change nothing at all: not a file,
+// not a user, not a package, no unit reloaded, enabled or restarted.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, ensureBundle } from '../e2e/service-process.js';
+
+const top = mkdtempSync(path.join(tmpdir(), 'showclock-install-'));
+afterAll(() => rmSync(top, { recursive: true, force: true }));
+
+const STUBS: Record<string, string> = {
+  'apt-get': `
+    if [ "$1" = install ]; then
+      for a in "$@"; do case "$a" in install|-*) ;; *) echo "$a" >> "$STATE/pkgs" ;; esac; done
+    fi`,
+  'dpkg-query': `
+    pkg="\${*: -1}"
+    if grep -qx "$pkg" "$STATE/pkgs"; then printf installed; else exit 1; fi`,
+  getent: `
+    grep "^$2:" "$STATE/$1" || exit 2`,
+  useradd: `
+    name="\${*: -1}"
+    echo "$name:x:" >> "$STATE/passwd"
+    echo "$name:x:" >> "$STATE/group"`,
+  groupadd: `
+    echo "\${*: -1}:x:" >> "$STATE/group"`,
+  usermod: `
+    echo "\${*: -1} $3" >> "$STATE/members"`,
+  userdel: `
+    for f in passwd group; do grep -v "^$1:" "$STATE/$f" > "$STATE/$f.tmp" || true; mv "$STATE/$f.tmp" "$STATE/$f"; done
+    grep -v "^$1 " "$STATE/members" > "$STATE/members.tmp" || true; mv "$STATE/members.tmp" "$STATE/members"`,
+  id: `
+    if [ "$1" = -nG ]; then echo "$2 $(grep "^$2 " "$STATE/members" | cut -d' ' -f2 | tr '\\n' ' ')"; else exec /usr/bin/id "$@"; fi`,
+  systemctl: `
+    unit="\${*: -1}"
+    case "$1" in
+      is-enabled) grep -qx "$unit" "$STATE/enabled" ;;
+      is-active) grep -qx "$unit" "$STATE/active" ;;
+      enable) echo "$unit" >> "$STATE/enabled" ;;
+      disable)
+        grep -vx "$unit" "$STATE/enabled" > "$STATE/e.tmp" || true; mv "$STATE/e.tmp" "$STATE/enabled"
+        if [ "$2" = --now ]; then grep -vx "$unit" "$STATE/active" > "$STATE/a.tmp" || true; mv "$STATE/a.tmp" "$STATE/active"; fi ;;
+      start|restart) grep -qx "$unit" "$STATE/active" || echo "$unit" >> "$STATE/active" ;;
+      daemon-reload) ;;
+      *) echo "systemctl stand-in: $*" >&2; exit 1 ;;
+    esac`,
+  runuser: `
+    shift 3
+    exec "$@"`,
+  chown: ``,
+  npm: `
+    version=$(node -p "require('./package.json').dependencies.onoff")
+    mkdir -p node_modules/onoff node_modules/epoll/build/Release
+    echo "{\\"version\\": \\"$version\\"}" > node_modules/onoff/package.json
+    echo binary > node_modules/epoll/build/Release/epoll.node`,
+};
+
+/** Calls that change the machine; a second run must make none. */
+const CHANGING = /^(apt-get install|useradd|groupadd|usermod|userdel|npm|systemctl (daemon-reload|enable|disable|start|restart|stop))/;
+
+interface Sandbox {
+  readonly root: string;
+  readonly state: string;
+  readonly release: string;
+  run(...args: string[]): { status: number | null; out: string; calls: string[] };
+  snapshot(): Record<string, string>;
+}
+
+let tarball = '';
+
+beforeAll(() => {
+  ensureBundle();
+  const packed = spawnSync(process.execPath, [path.join(ROOT, 'scripts/package.mjs'), '--no-build', '--out', path.join(top, 'out')], { cwd: ROOT, encoding: 'utf8' });
+  if (packed.status !== 0) throw new Error(`npm run package failed: ${packed.stderr}`);
+  const name = readdirSync(path.join(top, 'out')).find((f) => f.endsWith('.tar.gz'));
+  if (name === undefined) throw new Error('no tarball');
+  tarball = path.join(top, 'out', name);
+}, 60_000);
+
+let sandboxes = 0;
+function sandbox(): Sandbox {
+  sandboxes += 1;
+  const base = path.join(top, `sandbox-${sandboxes}`);
+  const root = path.join(base, 'root');
+  const state = path.join(base, 'state');
+  const bin = path.join(base, 'bin');
+  for (const dir of [root, state, bin, path.join(root, 'etc'), path.join(root, 'run/systemd/system'), path.join(base, 'release')]) mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(root, 'etc/os-release'), 'ID=debian\nVERSION_CODENAME=trixie\n');
+  for (const file of ['pkgs', 'passwd', 'members', 'enabled', 'active', 'calls']) writeFileSync(path.join(state, file), '');
+  writeFileSync(path.join(state, 'group'), 'video:x:\nrender:x:\ninput:x:\ngpio:x:\n');
+  for (const [name, body] of Object.entries(STUBS)) {
+    const file = path.join(bin, name);
+    writeFileSync(file, `#!/bin/bash\necho "${name} $*" >> "$STATE/calls"\n${body}\n`);
+    chmodSync(file, 0o755);
+  }
+  const untar = spawnSync('tar', ['-xzf', tarball, '-C', path.join(base, 'release')], { encoding: 'utf8' });
+  if (untar.status !== 0) throw new Error(untar.stderr);
+  const releaseName = readdirSync(path.join(base, 'release'))[0] ?? '';
+  const release = path.join(base, 'release', releaseName);
+
+  return {
+    root,
+    state,
+    release,
+    run: (...args) => {
+      writeFileSync(path.join(state, 'calls'), '');
+      const result = spawnSync('bash', [path.join(release, 'install.sh'), ...args], {
+        encoding: 'utf8',
+        env: {
+          PATH: `${bin}:${path.dirname(process.execPath)}:/usr/sbin:/usr/bin:/sbin:/bin`,
+          STATE: state,
+          SHOWCLOCK_ROOT: root,
+          SHOWCLOCK_NODE: process.execPath,
+          HOME: base,
+        },
+      });
+      const calls = readFileSync(path.join(state, 'calls'), 'utf8').split('\n').filter((l) => l !== '');
+      return { status: result.status, out: result.stdout + result.stderr, calls };
+    },
+    snapshot: () => {
+      const files: Record<string, string> = {};
+      const walk = (dir: string) => {
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+          const full = path.join(dir, entry.name);
+          if (entry.isDirectory()) walk(full);
+          else files[path.relative(base, full)] = `${(statSync(full).mode & 0o7777).toString(8)} ${createHash('sha256').update(readFileSync(full)).digest('hex')}`;
+        }
+      };
+      walk(root);
+      for (const file of ['pkgs', 'passwd', 'group', 'members', 'enabled', 'active']) files[`state/${file}`] = readFileSync(path.join(state, file), 'utf8');
+      return files;
+    },
+  };
+}
+
+const exists = (s: Sandbox, file: string) => existsSync(path.join(s.root, file));
+const read = (s: Sandbox, file: string) => readFileSync(path.join(s.root, file), 'utf8');
+
+const SLOW = 120_000;
+
+describe('npm run package', () => {
+  it('lays out the release install.sh runs from', () => {
+    const listed = spawnSync('tar', ['-tvzf', tarball], { encoding: 'utf8' }).stdout.split('\n');
+    const entry = (name: string) => listed.find((line) => line.endsWith(`/${name}`)) ?? '';
+    expect(entry('install.sh')).toMatch(/^-rwxr-xr-x 0\/0 /);
+    expect(entry('bin/showclock-kiosk')).toMatch(/^-rwxr-xr-x 0\/0 /);
+    for (const name of ['dist/showclock.mjs', 'systemd/showclock.service', 'systemd/showclock-kiosk.service', 'package.json', 'README.md']) {
+      expect(entry(name), name).toMatch(/^-rw-r--r-- 0\/0 /);
+    }
+    const release = JSON.parse(spawnSync('tar', ['-xzOf', tarball, `${path.basename(tarball, '.tar.gz')}/package.json`], { encoding: 'utf8' }).stdout) as {
+      dependencies: Record<string, string>;
+    };
+    // Only onoff is installed on the Pi: everything else is in the bundle.
+    expect(Object.keys(release.dependencies)).toEqual(['onoff']);
+    expect(release.dependencies.onoff).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
+
+describe('install.sh on a fresh box', () => {
+  it(
+    'installs everything, then a second run changes nothing',
+    () => {
+      const s = sandbox();
+      const first = s.run();
+      expect(first.status, first.out).toBe(0);
+      expect(first.calls).toContain('apt-get install -y -q --no-install-recommends nodejs npm g++ make python3 cage chromium');
+      expect(first.calls.filter((c) => c.startsWith('useradd')).map((c) => c.split(' ').at(-1))).toEqual(['showclock', 'showclock-kiosk']);
+      expect(first.calls).toContain('usermod -a -G gpio showclock');
+      expect(first.calls).toEqual(
+        expect.arrayContaining([
+          'systemctl daemon-reload',
+          'systemctl enable showclock.service',
+          'systemctl enable showclock-kiosk.service',
+          'systemctl start showclock.service',
+          'systemctl start showclock-kiosk.service',
+        ]),
+      );
+      for (const file of [
+        'opt/showclock/dist/showclock.mjs',
+        'opt/showclock/bin/showclock-kiosk',
+        'opt/showclock/node_modules/onoff/package.json',
+        'etc/systemd/system/showclock.service',
+        'etc/systemd/system/showclock-kiosk.service',
+        'etc/pam.d/showclock-kiosk',
+        'usr/local/bin/showclock',
+        'etc/showclock/config.json',
+        'var/lib/showclock/keys.json',
+      ]) {
+        expect(exists(s, file), file).toBe(true);
+      }
+      expect(statSync(path.join(s.root, 'opt/showclock/bin/showclock-kiosk')).mode & 0o777).toBe(0o755);
+      // The links are printed at the end (and the keys made for them).
+      expect(first.out).toMatch(/Control room: http:\/\/\S+:8080\/control\/[A-Za-z0-9_-]{16,}/);
+
+      const before = s.snapshot();
+      const second = s.run();
+      expect(second.status, second.out).toBe(0);
+      expect(second.calls.filter((c) => CHANGING.test(c))).toEqual([]);
+      expect(second.out).not.toMatch(/wrote|created|added|removed|restarted|started/);
+      expect(s.snapshot()).toEqual(before);
+    },
+    SLOW,
+  );
+
+  it(
+    '--no-kiosk installs no cage, no Chromium and no kiosk unit',
+    () => {
+      const s = sandbox();
+      const first = s.run('--no-kiosk');
+      expect(first.status, first.out).toBe(0);
+      expect(first.calls).toContain('apt-get install -y -q --no-install-recommends nodejs npm g++ make python3');
+      expect(exists(s, 'etc/systemd/system/showclock-kiosk.service')).toBe(false);
+      expect(first.calls.filter((c) => c.startsWith('useradd')).map((c) => c.split(' ').at(-1))).toEqual(['showclock']);
+    },
+    SLOW,
+  );
+});
+
+// One box through its life, step by step: each test starts where the last one ended.
+describe('install.sh over the life of a box', () => {
+  let s: Sandbox;
+  beforeAll(() => {
+    s = sandbox();
+    const first = s.run();
+    if (first.status !== 0) throw new Error(first.out);
+  }, SLOW);
+
+  it(
+    'writes a commented default config the service reads, and never overwrites one',
+    () => {
+      const config = read(s, 'etc/showclock/config.json');
+      expect(config).toMatch(/^\/\/ /m);
+      expect(config).toContain('gpio=5,6,13,19=ip,pu');
+      // The service's own loader accepts it, comments and all.
+      const checked = spawnSync(process.execPath, [path.join(s.root, 'opt/showclock/dist/showclock.mjs'), 'config'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', SHOWCLOCK_CONFIG: path.join(s.root, 'etc/showclock/config.json') },
+      });
+      expect(checked.status, checked.stderr).toBe(0);
+      expect(JSON.parse(checked.stdout)).toMatchObject({ port: 8080, host: '0.0.0.0', gpio: {} });
+
+      const mine = '{ "port": 8090, "gpio": { "lamp": { "pin": 17 } } }\n';
+      writeFileSync(path.join(s.root, 'etc/showclock/config.json'), mine);
+      const again = s.run();
+      expect(again.status, again.out).toBe(0);
+      expect(read(s, 'etc/showclock/config.json')).toBe(mine);
+      expect(again.out).toContain(':8090/control/');
+    },
+    SLOW,
+  );
+
+  it(
+    'grants the low port capability only while a port below 1024 is configured',
+    () => {
+      const dropin = 'etc/systemd/system/showclock.service.d/port.conf';
+      expect(exists(s, dropin)).toBe(false);
+      writeFileSync(path.join(s.root, 'etc/showclock/config.json'), '{ "port": 80 }\n');
+      const low = s.run();
+      expect(low.status, low.out).toBe(0);
+      expect(read(s, dropin)).toContain('AmbientCapabilities=CAP_NET_BIND_SERVICE');
+      expect(low.calls).toEqual(expect.arrayContaining(['systemctl daemon-reload', 'systemctl restart showclock.service']));
+      writeFileSync(path.join(s.root, 'etc/showclock/config.json'), '{ "port": 8080 }\n');
+      const high = s.run();
+      expect(high.status, high.out).toBe(0);
+      expect(exists(s, dropin)).toBe(false);
+    },
+    SLOW,
+  );
+
+  it(
+    'stops with the problem named when the config file is wrong',
+    () => {
+      const good = read(s, 'etc/showclock/config.json');
+      writeFileSync(path.join(s.root, 'etc/showclock/config.json'), '{ "port": 80, "gpio": { "lamp": { "pin": 40 } } }\n');
+      const bad = s.run();
+      expect(bad.status).not.toBe(0);
+      expect(bad.out).toMatch(/gpio\.lamp\.pin/);
+      writeFileSync(path.join(s.root, 'etc/showclock/config.json'), good);
+    },
+    SLOW,
+  );
+
+  it(
+    'restarts the service when the release changed, and only then',
+    () => {
+      appendFileSync(path.join(s.release, 'dist/showclock.mjs'), '\n// a new release\n');
+      const update = s.run();
+      expect(update.status, update.out).toBe(0);
+      expect(update.calls).toEqual(expect.arrayContaining(['systemctl restart showclock.service', 'systemctl restart showclock-kiosk.service']));
+      expect(update.calls.filter((c) => /^(apt-get install|useradd|npm )/.test(c))).toEqual([]);
+      expect(read(s, 'opt/showclock/dist/showclock.mjs')).toContain('a new release');
+    },
+    SLOW,
+  );
+
+  it(
+    '--no-kiosk takes the kiosk away again',
+    () => {
+      const headless = s.run('--no-kiosk');
+      expect(headless.status, headless.out).toBe(0);
+      expect(headless.calls).toContain('systemctl disable --now showclock-kiosk.service');
+      expect(headless.calls).toContain('userdel showclock-kiosk');
+      for (const file of ['etc/systemd/system/showclock-kiosk.service', 'opt/showclock/bin/showclock-kiosk', 'etc/pam.d/showclock-kiosk']) {
+        expect(exists(s, file), file).toBe(false);
+      }
+      expect(exists(s, 'etc/systemd/system/showclock.service')).toBe(true);
+    },
+    SLOW,
+  );
+
+  it(
+    '--uninstall keeps the room, keys and config; --purge removes them too',
+    () => {
+      const keys = read(s, 'var/lib/showclock/keys.json');
+      const removed = s.run('--uninstall');
+      expect(removed.status, removed.out).toBe(0);
+      for (const file of ['opt/showclock', 'etc/systemd/system/showclock.service', 'usr/local/bin/showclock']) {
+        expect(exists(s, file), file).toBe(false);
+      }
+      expect(removed.calls).toEqual(expect.arrayContaining(['systemctl disable --now showclock.service', 'userdel showclock']));
+      expect(read(s, 'var/lib/showclock/keys.json')).toBe(keys);
+      expect(exists(s, 'etc/showclock/config.json')).toBe(true);
+
+      // Installing again finds the same keys: the links people have keep working.
+      expect(s.run().status).toBe(0);
+      expect(read(s, 'var/lib/showclock/keys.json')).toBe(keys);
+
+      const purged = s.run('--uninstall', '--purge');
+      expect(purged.status, purged.out).toBe(0);
+      expect(exists(s, 'var/lib/showclock')).toBe(false);
+      expect(exists(s, 'etc/showclock')).toBe(false);
+    },
+    SLOW,
+  );
+});

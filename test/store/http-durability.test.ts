@@ -1,0 +1,119 @@
+// The store behind the real HTTP app and room service, in process: a 2xx on a
+// running-order edit means it is on disk; a write that fails answers 503, never 2xx.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RoomService } from '../../src/app/room-service.js';
+import { createRoom } from '../../src/domain/room.js';
+import { createApp } from '../../src/http/app.js';
+import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { nodeFileOps, type AtomicFileOps } from '../../src/store/atomic-file.js';
+import { COALESCE_MS, RoomStore, STATE_FILE } from '../../src/store/room-store.js';
+import { FakeClock } from '../helpers/test-app.js';
+import { captureLog } from './log-capture.js';
+
+const KEY = 'DurabilityApiKey_0123456789';
+let dataDir: string;
+
+beforeEach(() => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'showclock-http-store-'));
+});
+
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function setup() {
+  const failing = { on: false };
+  const ops: AtomicFileOps = {
+    ...nodeFileOps,
+    writeSynced: (file, text, mode) =>
+      failing.on ? Promise.reject(Object.assign(new Error('read-only file system'), { code: 'EROFS' })) : nodeFileOps.writeSynced(file, text, mode),
+  };
+  const clock = new FakeClock();
+  const { logger } = captureLog();
+  const store = new RoomStore({ dataDir, clock, scheduler: clock.scheduler, logger, ops });
+  const room = createRoom('t1');
+  await store.start(room);
+  const service = new RoomService({ initialRoom: room, clock, scheduler: clock.scheduler, persistence: store });
+  service.start();
+  let n = 1;
+  const app = createApp({
+    service,
+    keys: () => ({ apiKey: KEY, viewerKey: 'DurabilityViewerKey_0123456789' }),
+    limiter: new FixedWindowLimiter({ limit: 1_000, nowMs: clock.monoMs }),
+    logger,
+    newTimerId: () => `t${(n += 1)}`,
+  });
+  const saved = () => JSON.parse(readFileSync(path.join(dataDir, STATE_FILE), 'utf8')) as { room: { seq: number; timers: { id: string; label: string }[]; blackout: boolean } };
+  return { app, store, clock, failing, saved, api: `/api/v1/${KEY}` };
+}
+
+describe('HTTP answers and the store', () => {
+  it('a 201 for a new timer means it is already in room.json', async () => {
+    const { app, saved, api } = await setup();
+    const response = await app.request(`${api}/timers`, { method: 'POST', body: JSON.stringify({ label: 'Keynote' }), headers: { 'Content-Type': 'application/json' } });
+    expect(response.status).toBe(201);
+    expect(saved().room.timers.map((t) => t.label)).toEqual(['Timer 1', 'Keynote']);
+  });
+
+  it('a 200 for an update, a move and a delete means each is in room.json', async () => {
+    const { app, saved, api } = await setup();
+    await app.request(`${api}/timers`, { method: 'POST' });
+    expect((await app.request(`${api}/timer/t1/update?label=Opening`)).status).toBe(200);
+    expect(saved().room.timers[0]?.label).toBe('Opening');
+    expect((await app.request(`${api}/timer/t2/move?to=0`)).status).toBe(200);
+    expect(saved().room.timers.map((t) => t.id)).toEqual(['t2', 't1']);
+    expect((await app.request(`${api}/timer/t1/delete`)).status).toBe(200);
+    expect(saved().room.timers.map((t) => t.id)).toEqual(['t2']);
+  });
+
+  it('a switch answers at once and reaches the disk within the second', async () => {
+    const { app, saved, api, clock, store } = await setup();
+    expect((await app.request(`${api}/blackout?on=1`)).status).toBe(200);
+    expect(saved().room.blackout).toBe(false);
+    clock.advance(COALESCE_MS);
+    await new Promise((resolve) => setImmediate(resolve));
+    await store.idle();
+    expect(saved().room.blackout).toBe(true);
+  });
+
+  it('a running timer costs one write for its start and none while it runs; a zero event costs one', async () => {
+    const { app, api, clock, store } = await setup();
+    const settle = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await store.idle();
+    };
+    const atStart = store.writes;
+    expect((await app.request(`${api}/start`)).status).toBe(200);
+    clock.advance(COALESCE_MS);
+    await settle();
+    expect(store.writes).toBe(atStart + 1);
+    // The default 10-minute timer under `continue` runs into overrun: nothing to write for an hour.
+    for (let minute = 0; minute < 60; minute += 1) {
+      clock.advance(60_000);
+      await settle();
+    }
+    expect(store.writes).toBe(atStart + 1);
+
+    expect((await app.request(`${api}/settings?zeroBehavior=stop`)).status).toBe(200);
+    expect((await app.request(`${api}/reset`)).status).toBe(200);
+    expect((await app.request(`${api}/start`)).status).toBe(200);
+    clock.advance(COALESCE_MS);
+    await settle();
+    const beforeZero = store.writes;
+    clock.advance(600_000);
+    await settle();
+    clock.advance(COALESCE_MS);
+    await settle();
+    expect(store.writes).toBe(beforeZero + 1);
+  });
+
+  it('when the write fails, the edit answers 503 with a message a person can act on', async () => {
+    const { app, saved, api, failing } = await setup();
+    failing.on = true;
+    const response = await app.request(`${api}/timers`, { method: 'POST' });
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: string }).error).toMatch(/could not be saved to disk/);
+    expect(saved().room.timers).toHaveLength(1);
+  });
+});
