@@ -217,15 +217,21 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
     contexts.push(context);
     const page = await context.newPage();
     const urls: string[] = [];
-    let bytes = 0;
-    page.on('response', async (response) => {
+    // Body reads are awaited here, while the page is open: one still pending when the
+    // context closes would reject with no one listening.
+    const sizes: Promise<number>[] = [];
+    let measuring = true;
+    page.on('response', (response) => {
+      if (!measuring) return;
       urls.push(response.url());
-      if (!response.url().includes('/events')) bytes += (await response.body()).length;
+      if (!response.url().includes('/events')) sizes.push(response.body().then((body) => body.length));
     });
     await page.goto(server.url('/display'));
     await page.waitForFunction(() => (document.getElementById('time')?.textContent ?? '').trim() !== '');
     // Let the clock-offset round trips finish too (the event stream never does).
     await page.waitForTimeout(1_000);
+    measuring = false;
+    const bytes = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
     expect(urls.every((u) => u.startsWith(server.url('/')))).toBe(true);
     expect(urls.some((u) => u.endsWith('/assets/display.js'))).toBe(true);
     expect(bytes).toBeLessThan(50 * 1024);
