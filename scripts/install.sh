@@ -328,7 +328,8 @@ EOF
     remove_kiosk
   fi
 
-  if [ "$units_changed" = yes ]; then systemctl daemon-reload; fi
+  # Outside a booted system (a chroot, an image build) there is no manager to reload; enable works offline.
+  if [ "$units_changed" = yes ] && systemd_running; then systemctl daemon-reload; fi
   enable_unit "$SERVICE"
   if [ "$kiosk" = yes ]; then enable_unit "$KIOSK"; fi
   if [ "$service_changed" = yes ]; then kiosk_changed=yes; fi
@@ -339,7 +340,8 @@ EOF
   say "installed. Logs: journalctl -u showclock -f"
   # Prints the links (and makes the keys on a first install), as the service user.
   runuser -u "$USER_NAME" -- env SHOWCLOCK_CONFIG="$ROOT$ETC_DIR/config.json" SHOWCLOCK_DATA_DIR="$ROOT$DATA_DIR" \
-    "$NODE" "$ROOT$APP_DIR/dist/showclock.mjs" key
+    "$NODE" "$ROOT$APP_DIR/dist/showclock.mjs" key ||
+    say "the links could not be printed yet; once the service runs: sudo showclock key"
 }
 
 remove_kiosk() {
@@ -374,7 +376,7 @@ do_uninstall() {
       say "removed $path"
     fi
   done
-  systemctl daemon-reload || true
+  if systemd_running; then systemctl daemon-reload || true; fi
   if getent passwd "$USER_NAME" >/dev/null; then
     userdel "$USER_NAME"
     say "removed user $USER_NAME"

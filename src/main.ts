@@ -58,6 +58,10 @@ async function serveRoom(): Promise<void> {
   // streams, GPIO) add theirs as they start, so they stop before the room service
   // and the store flush, and after the HTTP server has stopped accepting.
   const shutdown = new Shutdown({ logger, exit: (code) => process.exit(code) });
+  // Listen for signals from the start: one that arrives while the service is still
+  // starting runs the closers registered so far instead of killing the process mid-write.
+  process.on('SIGTERM', () => void shutdown.run('SIGTERM'));
+  process.on('SIGINT', () => void shutdown.run('SIGINT'));
   let server: ServerType | null = null;
   let serverClosed: Promise<void> = Promise.resolve();
   shutdown.add('answers in flight', async () => {
@@ -130,8 +134,6 @@ async function serveRoom(): Promise<void> {
   notifyReady(logger, `listening on port ${port}`);
   announce(config, keys, port, logger);
 
-  process.on('SIGTERM', () => void shutdown.run('SIGTERM'));
-  process.on('SIGINT', () => void shutdown.run('SIGINT'));
 }
 
 async function main(): Promise<void> {

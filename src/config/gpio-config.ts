@@ -70,7 +70,24 @@ const onAirLamp = z.strictObject({ ...lampFields, follows: signal.optional() });
 /** Each entry of `lamps` names what it follows. */
 const boundLamp = z.strictObject({ ...lampFields, follows: signal });
 
-const button = z
+/**
+ * The issue's own example config writes `"hold": "adjust", "holdMs": 300000`,
+ * meaning "a long press adds 5 minutes". No press is held longer than
+ * HOLD_MS_MAX, so a hold `adjust` without holdAdjustMs whose holdMs is beyond
+ * that is read as the amount, with the default press time: the example works
+ * as its author meant instead of stopping the box.
+ */
+function readLongHoldMsAsAmount(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const fields = input as Record<string, unknown>;
+  const { holdMs, ...rest } = fields;
+  if (fields.hold !== 'adjust' || fields.holdAdjustMs !== undefined || typeof holdMs !== 'number' || Math.abs(holdMs) <= HOLD_MS_MAX) {
+    return input;
+  }
+  return { ...rest, holdAdjustMs: holdMs };
+}
+
+const buttonFields = z
   .strictObject({
     pin,
     /** On a short press. */
@@ -119,6 +136,8 @@ const button = z
       );
     }
   });
+
+const button = z.preprocess(readLongHoldMsAsAmount, buttonFields);
 
 export const GpioConfigSchema = z
   .strictObject({
