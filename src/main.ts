@@ -46,6 +46,20 @@ function announce(config: Config, keys: RoomKeys, port: number, logger: Logger):
   }
 }
 
+function listenFailure(error: unknown, config: Config): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `port ${config.port} on ${config.host} is already in use (is another Showclock running?): stop it, or set PORT to a free port`;
+    case 'EACCES':
+      return `no permission to listen on port ${config.port}: ports below 1024 need CAP_NET_BIND_SERVICE (the install script grants it for port 80), or use a port above 1023`;
+    case 'EADDRNOTAVAIL':
+      return `HOST ${config.host} is not an address of this machine: use 0.0.0.0 to listen on all of them`;
+    default:
+      return `cannot listen on ${config.host}:${config.port} (${code ?? (error instanceof Error ? error.message : String(error))})`;
+  }
+}
+
 async function serveRoom(): Promise<void> {
   const config = readConfig();
   let keys: RoomKeys = { apiKey: '', viewerKey: '' };
@@ -119,9 +133,23 @@ async function serveRoom(): Promise<void> {
     viewer: { hub: pushHub },
   });
 
-  const listening: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-  });
+  let listening: ServerType;
+  try {
+    listening = await new Promise((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => {
+        s.off('error', reject);
+        resolve(s);
+      });
+      s.once('error', reject);
+    });
+  } catch (error) {
+    const reason = listenFailure(error, config);
+    logger.error({ code: (error as NodeJS.ErrnoException).code }, reason);
+    if (process.stderr.isTTY) process.stderr.write(`showclock: ${reason}\n`);
+    // Lamps back to their safe state and the room written, then exit 1 so systemd tries again.
+    await shutdown.run('listen failed', 1);
+    return;
+  }
   server = listening;
   shutdown.add('HTTP server (stop accepting)', () => {
     serverClosed = new Promise((resolve) => listening.close(() => resolve()));

@@ -37,8 +37,11 @@ export class Shutdown {
     this.#closers.push({ name, close });
   }
 
-  /** Runs every closer, newest first, then exits 0 (1 if one failed or time ran out). */
-  async run(signal: string): Promise<void> {
+  /**
+   * Runs every closer, newest first, then exits with `exitCode` (1 if one failed
+   * or time ran out). A start that fails part-way stops this way too, with 1.
+   */
+  async run(signal: string, exitCode = 0): Promise<void> {
     const { logger, exit } = this.#deps;
     if (this.#stopping) {
       logger.warn({ signal }, 'second signal: exiting now without waiting for the orderly stop');
@@ -64,6 +67,6 @@ export class Shutdown {
     }
     clearTimeout(force);
     logger.info({ failed }, failed ? 'stopped, with errors (see above)' : 'stopped');
-    exit(failed ? 1 : 0);
+    exit(failed ? 1 : exitCode);
   }
 }
