@@ -4,6 +4,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer } from './build.mjs';
+import { NODE_FLAGS } from './node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const bundle = path.join(root, 'dist/showclock.mjs');
@@ -21,7 +22,8 @@ if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestSourceMs(path.join(r
   await buildServer();
 }
 
-const child = spawn(process.execPath, [bundle, ...process.argv.slice(2)], { stdio: 'inherit' });
+// The same Node flags as the systemd unit, so `npm start` runs what a box runs.
+const child = spawn(process.execPath, [...NODE_FLAGS, bundle, ...process.argv.slice(2)], { stdio: 'inherit' });
 // Pass stop signals on, so Ctrl-C and SIGTERM get the service's orderly shutdown.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128)));

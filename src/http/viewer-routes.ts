@@ -4,9 +4,11 @@
 // key) and the page bundles (/assets). Viewer and kiosk traffic never touch the
 // API key's quota; nothing here changes the room, and nothing a viewer receives
 // carries either key.
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context, Hono } from 'hono';
 import type { RoomService } from '../app/room-service.js';
 import { PushHub } from '../push/push-hub.js';
+import type { ResponseSink } from '../push/response-client.js';
 import type { AppEnv, HttpDeps } from './app.js';
 import { errorResponse } from './api-errors.js';
 import { DISPLAY_HTML } from './display-html.js';
@@ -30,19 +32,44 @@ const SSE_HEADERS = {
   'X-Accel-Buffering': 'no',
 };
 
-/** The Node response under a hono context, to cut a stalled connection; absent in app.request() tests. */
-function outgoingOf(c: Context): { destroy(): void } | undefined {
-  return (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
+/** The Node response under a hono context (http.ServerResponse); absent in app.request() tests. */
+interface Outgoing extends ResponseSink {
+  destroy(): void;
+  useChunkedEncodingByDefault: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+}
+
+function outgoingOf(c: Context): Outgoing | undefined {
+  return (c.env as { outgoing?: Outgoing } | undefined)?.outgoing;
 }
 
 function openStream(c: Context, hub: PushHub, stillAllowed: () => boolean): Response {
   // hono answers HEAD with the GET handler and drops the body: a stream opened here would never be read.
-  if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers: SSE_HEADERS });
-  const outgoing = outgoingOf(c);
-  const client = hub.open({ stillAllowed, ...(outgoing === undefined ? {} : { abortConnection: () => outgoing.destroy() }) });
-  if (client === null) return errorResponse(c, 503, 'no more push streams can be opened right now; try again shortly');
+  if (c.req.method === 'HEAD') return c.body(null, 200, SSE_HEADERS);
+  if (!hub.canOpen) return errorResponse(c, 503, 'no more push streams can be opened right now; try again shortly');
   // Last-Event-ID needs no handling: every stream starts with the current snapshot.
-  return new Response(client.stream, { status: 200, headers: SSE_HEADERS });
+  const outgoing = outgoingOf(c);
+  if (outgoing === undefined) {
+    // In process (app.request): a web stream, as any fetch-style server would take it.
+    const client = hub.open({ stillAllowed });
+    if (client === null) return errorResponse(c, 503, 'no more push streams can be opened right now; try again shortly');
+    // c.body, not new Response: the headers set before (rate limit, CORS) stay on the answer.
+    return c.body(client.stream, 200, SSE_HEADERS);
+  }
+  // On a socket the hub writes each event straight to the response: through a web
+  // stream and the adapter's read loop a change took a third longer to reach the
+  // last of 500 screens (BENCHMARKS.md). The headers are the ones hono would send,
+  // those set before (rate limit, CORS, Referrer-Policy) included.
+  const headers: Record<string, string> = {};
+  c.body(null, 200, SSE_HEADERS).headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // No chunked framing: the stream ends only with its connection, so an event is one plain write.
+  outgoing.useChunkedEncodingByDefault = false;
+  outgoing.writeHead(200, headers);
+  // canOpen was checked above, in this same turn: the hub takes it.
+  if (hub.openOn(outgoing, { stillAllowed, abortConnection: () => outgoing.destroy() }) === null) outgoing.destroy();
+  return RESPONSE_ALREADY_SENT;
 }
 
 function serverTime(c: Context, service: RoomService): Response {

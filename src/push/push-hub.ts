@@ -8,7 +8,11 @@
 import type { RoomListener } from '../app/room-service.js';
 import type { Snapshot } from '../domain/snapshot.js';
 import { encodeChunk, HEARTBEAT, stateEvent } from './sse-format.js';
+import { ResponseClient, type ResponseSink } from './response-client.js';
 import { StreamClient, type PushChunk } from './stream-client.js';
+
+/** A stream the hub writes to: a web ReadableStream (StreamClient) or a Node response (ResponseClient). */
+export type PushClient = StreamClient | ResponseClient;
 
 /** What the hub needs of the room service. */
 export interface SnapshotSource {
@@ -67,8 +71,8 @@ export class PushHub {
   readonly #nowMs: () => number;
   readonly #repeater: Repeater;
   readonly #onError: (error: unknown) => void;
-  readonly #clients = new Set<StreamClient>();
-  readonly #aborts = new WeakMap<StreamClient, () => void>();
+  readonly #clients = new Set<PushClient>();
+  readonly #aborts = new WeakMap<PushClient, () => void>();
   readonly #heartbeatChunk: PushChunk = { bytes: encodeChunk(HEARTBEAT), seq: null };
   #unsubscribe: (() => void) | null = null;
   #heartbeat: { cancel(): void } | null = null;
@@ -111,7 +115,7 @@ export class PushHub {
     return this.#serialized;
   }
 
-  get clients(): readonly StreamClient[] {
+  get clients(): readonly PushClient[] {
     return [...this.#clients];
   }
 
@@ -121,7 +125,7 @@ export class PushHub {
    * or full.
    */
   open(opts: OpenOptions = {}): StreamClient | null {
-    if (this.#closed || this.#clients.size >= this.#maxClients) return null;
+    if (!this.canOpen) return null;
     const client = new StreamClient({
       highWaterMark: this.#highWaterMark,
       maxBacklog: this.#maxBacklog,
@@ -129,9 +133,36 @@ export class PushHub {
       stillAllowed: opts.stillAllowed ?? (() => true),
       onEnd: (ended) => this.#remove(ended),
     });
+    return this.#admit(client, opts);
+  }
+
+  /** False when open() and openOn() would refuse a stream: the hub is closed or full. */
+  get canOpen(): boolean {
+    return !this.#closed && this.#clients.size < this.#maxClients;
+  }
+
+  /**
+   * As open(), writing straight to a Node response whose headers are already
+   * written (see ResponseClient): what the HTTP server uses. Null when the hub
+   * is closed or full (check canOpen before writing the headers).
+   */
+  openOn(sink: ResponseSink, opts: OpenOptions = {}): ResponseClient | null {
+    if (!this.canOpen) return null;
+    const client = new ResponseClient(sink, {
+      maxBacklog: this.#maxBacklog,
+      nowMs: this.#nowMs,
+      stillAllowed: opts.stillAllowed ?? (() => true),
+      onEnd: (ended) => this.#remove(ended),
+    });
+    return this.#admit(client, opts);
+  }
+
+  #admit<C extends PushClient>(client: C, opts: OpenOptions): C {
     if (opts.abortConnection !== undefined) this.#aborts.set(client, opts.abortConnection);
     const snapshot = this.#source.snapshot();
     client.send({ bytes: encodeChunk(stateEvent(snapshot)), seq: snapshot.seq });
+    // The connection may be gone already (closed before its first write): nothing to keep.
+    if (client.ended) return client;
     this.#clients.add(client);
     this.#heartbeat ??= this.#repeater.every(this.#heartbeatMs, () => {
       try {
@@ -191,7 +222,7 @@ export class PushHub {
     }
   }
 
-  #remove(client: StreamClient): void {
+  #remove(client: PushClient): void {
     this.#clients.delete(client);
     this.#aborts.delete(client);
     if (this.#clients.size === 0) this.#stopHeartbeat();

@@ -1,0 +1,455 @@
+// `npm run bench`: builds the bundle, runs it as a separate process on
+// 127.0.0.1 with the rate limit lifted, measures every figure of the budget
+// table (issue 6) several times, prints a table, writes JSON and, in a full
+// run, the results section of BENCHMARKS.md. BENCHMARKS.md explains the method.
+//
+//   npm run bench                      full run (about 10 minutes); exits 1 if a budget is missed
+//   npm run bench -- --quick           a few seconds per figure, small counts, nothing judged (CI)
+//   npm run bench -- --only=start,load phases: build, start, idle, kiosk, load
+//   npm run bench -- --wait-quiet=1.5  first wait (up to 30 min) for the 1-minute load average to drop below 1.5
+//   npm run bench -- --runs=N         N runs of each figure (start: at least 3) in place of 3
+//   npm run bench -- --node-flags="--max-semi-space-size=1"  an experiment: other flags than a box's (nothing judged, BENCHMARKS.md untouched)
+//   npm run bench -- --set=growthRounds=4      change any count of the plan (see FULL below; nothing judged)
+//   npm run bench -- --out=FILE        JSON elsewhere (default bench/results/latest.json, quick.json when --quick)
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { buildServer } from '../scripts/build.mjs';
+import { FIGURES } from './lib/figures.mjs';
+import { openKiosk, CHROMIUM } from './lib/kiosk.mjs';
+import { cannon, checkClean } from './lib/load.mjs';
+import { cpuMs, memoryKb } from './lib/proc.mjs';
+import { figureRows, markdownTable, textTable, updateMarkdown, writeJson } from './lib/report.mjs';
+import { getJson, timeInSeries } from './lib/series-client.mjs';
+import { BUNDLE, NODE_FLAGS, ROOT, freePort, killAll, spawnService, startService, unitNodeFlags, useNodeFlags, waitHealthy } from './lib/service.mjs';
+import { openStreams } from './lib/sse-clients.mjs';
+import { percentile } from './lib/stats.mjs';
+
+const FULL = {
+  startRuns: 7,
+  idleRuns: 3,
+  idleWaitMs: 60_000,
+  cpuWindowMs: 60_000,
+  settleMs: 5_000,
+  loadRuns: 3,
+  warmupSec: 2,
+  throughputSec: 10,
+  seriesCount: 2_000,
+  fanoutClients: 500,
+  fanoutChanges: 100,
+  growthRounds: 10,
+  growthRequests: 20_000,
+  growthClients: 500,
+  referenceLoadRuns: 1,
+};
+/** Proves every phase still works; the figures mean little. */
+const QUICK = {
+  startRuns: 2,
+  idleRuns: 1,
+  idleWaitMs: 3_000,
+  cpuWindowMs: 3_000,
+  settleMs: 1_000,
+  loadRuns: 1,
+  warmupSec: 0.5,
+  throughputSec: 1,
+  seriesCount: 100,
+  fanoutClients: 50,
+  fanoutChanges: 10,
+  growthRounds: 3,
+  growthRequests: 1_000,
+  growthClients: 50,
+  referenceLoadRuns: 1,
+};
+const PHASES = ['build', 'start', 'idle', 'kiosk', 'load'];
+const FLOOR_SERVER = path.join(ROOT, 'bench/lib/floor-server.mjs');
+/** Where the reference run's figures go. */
+const REFERENCE_IDS = {
+  stateRps: 'nodeFloorStateRps',
+  stateP99Ms: null,
+  fanoutP99Ms: 'nodeFloorFanoutP99Ms',
+  fanoutFirstP50Ms: null,
+  rssGrowthMb: 'nodeFloorGrowthMb',
+  rssPeakMb: 'nodeFloorPeakMb',
+};
+
+function option(name) {
+  const arg = process.argv.slice(2).find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (arg === undefined) return undefined;
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : '';
+}
+
+const quick = option('quick') !== undefined;
+const runsOption = option('runs');
+const plan = { ...(quick ? QUICK : FULL), ...(runsOption ? { startRuns: Math.max(3, Number(runsOption)), idleRuns: Number(runsOption), loadRuns: Number(runsOption) } : {}) };
+// --set=growthRounds=4,throughputSec=3: any count of the plan, for trying things out.
+for (const pair of (option('set') ?? '').split(',').filter((p) => p !== '')) {
+  const [key = '', value = ''] = pair.split('=');
+  if (!(key in plan)) throw new Error(`--set: unknown "${key}"; known: ${Object.keys(plan).join(', ')}`);
+  plan[key] = Number(value);
+}
+const tweaked = runsOption !== undefined || option('set') !== undefined;
+const only = option('only');
+const phases = new Set(only === undefined || only === '' ? PHASES : only.split(','));
+for (const p of phases) if (!PHASES.includes(p)) throw new Error(`unknown phase "${p}"; phases: ${PHASES.join(', ')}`);
+const flagsOption = option('node-flags');
+const experiment = flagsOption !== undefined || tweaked;
+if (flagsOption !== undefined) useNodeFlags(flagsOption.split(/\s+/).filter((f) => f !== ''));
+const outFile = path.resolve(option('out') || path.join(ROOT, 'bench/results', quick ? 'quick.json' : 'latest.json'));
+
+/** @type {Record<string, number[]>} */
+const samples = Object.fromEntries(FIGURES.map((f) => [f.id, []]));
+/** Details per phase for the JSON (per-run breakdowns, round-by-round memory). */
+const details = {};
+const workDir = mkdtempSync(path.join(os.tmpdir(), 'showclock-bench-'));
+let dirCount = 0;
+const freshDir = (name) => {
+  dirCount += 1;
+  return mkdtempSync(path.join(workDir, `${name}-${dirCount}-`));
+};
+const logFile = (name) => path.join(workDir, `${name}.log`);
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const mb = (kb) => kb / 1024;
+const say = (text) => process.stdout.write(`bench: ${text}\n`);
+const loadAverage = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
+
+function machine() {
+  const cpus = os.cpus();
+  let chromium = null;
+  try {
+    chromium = execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    // Reported as null: the kiosk phase will say why it failed.
+  }
+  return {
+    host: os.hostname(),
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryMb: Math.round(os.totalmem() / 1048576),
+    kernel: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    chromium,
+  };
+}
+
+async function waitQuiet(limit) {
+  const deadline = Date.now() + 30 * 60_000;
+  while (os.loadavg()[0] >= limit && Date.now() < deadline) {
+    say(`load average ${os.loadavg()[0].toFixed(2)} >= ${limit}: waiting`);
+    await sleep(30_000);
+  }
+}
+
+// ---------------------------------------------------------------- phases
+
+function checkFlags() {
+  if (flagsOption !== undefined) return;
+  const unit = unitNodeFlags();
+  const same = unit !== null && unit.join(' ') === NODE_FLAGS.join(' ');
+  if (!same) {
+    throw new Error(
+      `systemd/showclock.service runs node with [${unit?.join(' ') ?? 'no ExecStart'}] but scripts/node-flags.mjs says [${NODE_FLAGS.join(' ')}]: the bench would not measure what a box runs`,
+    );
+  }
+}
+
+async function buildPhase() {
+  say('building the bundle (npm run build)');
+  await buildServer();
+  samples.bundleKb.push(statSync(BUNDLE).size / 1024);
+}
+
+/** Start to first 200, the service and the reference server in turn, on a saved data directory. */
+async function startPhase() {
+  const dataDir = freshDir('start');
+  // The first start makes the room; a box starts from a saved one.
+  const first = await startService({ dataDir, port: await freePort(), logFile: logFile('start') });
+  await first.stop();
+  const floorDir = freshDir('floor');
+  for (let run = 0; run < plan.startRuns; run++) {
+    const service = await startService({ dataDir, port: await freePort(), logFile: logFile('start') });
+    samples.startMs.push(service.startMs);
+    await service.stop();
+    const floor = await startService({ dataDir: floorDir, port: await freePort(), logFile: logFile('floor'), script: [FLOOR_SERVER] });
+    samples.nodeFloorStartMs.push(floor.startMs);
+    await floor.stop();
+  }
+  say(`start: ${samples.startMs.map((v) => v.toFixed(0)).join(', ')} ms`);
+}
+
+/**
+ * Idle memory: the services and both references start together and are read
+ * after the same wait. Returns the services, still running, for the kiosk phase.
+ */
+async function idlePhase() {
+  const services = [];
+  for (let run = 0; run < plan.idleRuns; run++) {
+    services.push(spawnService({ dataDir: freshDir('idle'), port: await freePort(), logFile: logFile(`idle-${run}`) }));
+  }
+  const bare = spawnService({ dataDir: freshDir('bare'), port: 0, logFile: logFile('bare'), script: ['-e', 'setInterval(() => {}, 1 << 30)'] });
+  const floor = spawnService({ dataDir: freshDir('floor'), port: await freePort(), logFile: logFile('floor'), script: [FLOOR_SERVER] });
+  for (const s of services) await waitHealthy(s, logFile('idle'));
+  await waitHealthy(floor, logFile('floor'));
+  say(`idle: waiting ${plan.idleWaitMs / 1000} s with ${services.length} services and 2 reference processes`);
+  const readAt = (s) => sleep(Math.max(0, s.spawnedAt + plan.idleWaitMs - performance.now())).then(() => memoryKb(s.pid));
+  const [serviceMem, bareMem, floorMem] = await Promise.all([Promise.all(services.map(readAt)), readAt(bare), readAt(floor)]);
+  for (const m of serviceMem) samples.rssIdleMb.push(mb(m.rss));
+  samples.nodeBareRssMb.push(mb(bareMem.rss));
+  samples.nodeFloorRssMb.push(mb(floorMem.rss));
+  details.idle = { services: serviceMem, bareNode: bareMem, floorServer: floorMem, unit: 'kB' };
+  await bare.stop();
+  await floor.stop();
+  say(`idle RSS: ${samples.rssIdleMb.map((v) => v.toFixed(1)).join(', ')} MB (bare node ${mb(bareMem.rss).toFixed(1)}, node:http floor ${mb(floorMem.rss).toFixed(1)})`);
+  return services;
+}
+
+/** A running timer, the kiosk page on /display, and both processes' CPU over the window. */
+async function kioskPhase(services) {
+  details.kiosk = [];
+  for (const service of services) {
+    const agent = new http.Agent({ keepAlive: true });
+    const started = await getJson(agent, service.port, `${service.api}/start`);
+    agent.destroy();
+    if (started.status !== 200 || started.body.state.running !== true) throw new Error(`/start answered ${started.status}`);
+    const kiosk = await openKiosk(`${service.base}/display`, services.map((s) => s.pid));
+    try {
+      await sleep(plan.settleMs);
+      const shownBefore = await kiosk.shownTime();
+      const browserCpu = kiosk.trackCpu();
+      const serviceBefore = cpuMs(service.pid);
+      const t0 = performance.now();
+      await sleep(plan.cpuWindowMs);
+      const serviceUsed = cpuMs(service.pid) - serviceBefore;
+      const windowMs = performance.now() - t0;
+      const browserUsed = browserCpu.stop();
+      const shownAfter = await kiosk.shownTime();
+      // A page that stopped counting would measure nothing: it must have moved on.
+      if (shownAfter === shownBefore) throw new Error(`the display page showed "${shownAfter}" all through the window`);
+      samples.serviceCpuPct.push((serviceUsed / windowMs) * 100);
+      samples.kioskCpuPct.push((browserUsed.rendererMs / windowMs) * 100);
+      samples.chromiumCpuPct.push((browserUsed.browserMs / windowMs) * 100);
+      samples.displayKb.push(kiosk.pageBytes() / 1024);
+      details.kiosk.push({ windowMs, serviceCpuMs: serviceUsed, browser: browserUsed.processes, transfers: kiosk.transfers, shown: [shownBefore, shownAfter] });
+    } finally {
+      await kiosk.close();
+      await service.stop();
+    }
+  }
+  say(`service CPU: ${samples.serviceCpuPct.map((v) => v.toFixed(3)).join(', ')} %; kiosk renderer: ${samples.kioskCpuPct.map((v) => v.toFixed(3)).join(', ')} %`);
+}
+
+/**
+ * Throughput, commands in series, fan-out and the memory rounds, on one service
+ * per run. The reference run puts the node:http floor server through the same
+ * load (no commands in series: it has no room to change).
+ */
+async function loadRun(run, reference = false) {
+  const name = reference ? 'floor-load' : `load-${run}`;
+  const service = await startService({
+    dataDir: freshDir(name),
+    port: await freePort(),
+    logFile: logFile(name),
+    ...(reference ? { script: [FLOOR_SERVER] } : {}),
+  });
+  const detail = { run, reference };
+  const put = (id, value) => samples[reference ? REFERENCE_IDS[id] : id]?.push(value);
+  try {
+    const url = service.base;
+    const statePath = `${service.api}/state`;
+
+    await cannon({ url: `${url}${statePath}`, connections: 10, duration: plan.warmupSec });
+    const throughput = await cannon({ url: `${url}${statePath}`, connections: 10, duration: plan.throughputSec });
+    checkClean('GET /state', throughput);
+    put('stateRps', throughput.requests.average);
+    put('stateP99Ms', throughput.latency.p99);
+    detail.state = { requests: throughput.requests.total, average: throughput.requests.average, latency: throughput.latency };
+
+    if (!reference) {
+      // Every /start really starts (a /pause in between), every /adjust really changes the room.
+      await timeInSeries(service.port, [`${service.api}/start`, `${service.api}/pause`], 100);
+      const transport = await timeInSeries(service.port, [`${service.api}/start`, `${service.api}/pause`], plan.seriesCount);
+      const starts = transport.filter((t) => t.path.endsWith('/start')).map((t) => t.ms);
+      const adjusts = (await timeInSeries(service.port, [`${service.api}/adjust?ms=1000`, `${service.api}/adjust?ms=-1000`], plan.seriesCount)).map((t) => t.ms);
+      put('startCmdP50Ms', percentile(starts, 50));
+      put('adjustCmdP50Ms', percentile(adjusts, 50));
+      detail.series = {
+        start: { count: starts.length, p50: percentile(starts, 50), p90: percentile(starts, 90), p99: percentile(starts, 99) },
+        adjust: { count: adjusts.length, p50: percentile(adjusts, 50), p90: percentile(adjusts, 90), p99: percentile(adjusts, 99) },
+      };
+    }
+
+    detail.fanout = await fanout(service);
+    put('fanoutP99Ms', detail.fanout.lastP99);
+    put('fanoutFirstP50Ms', detail.fanout.firstP50);
+
+    detail.rounds = await memoryRounds(service);
+    const settled = detail.rounds.filter((r) => r.settled !== undefined).map((r) => r.settled.rssKb);
+    put('rssGrowthMb', mb((settled[settled.length - 1] ?? Number.NaN) - (settled[0] ?? Number.NaN)));
+    detail.peakKb = memoryKb(service.pid).hwm;
+    put('rssPeakMb', mb(detail.peakKb));
+  } finally {
+    await service.stop();
+  }
+  details.load ??= [];
+  details.load.push(detail);
+  const f = detail.fanout;
+  say(
+    `${reference ? 'reference (node:http floor) load' : `load run ${run + 1}`}: ${detail.state.average.toFixed(0)} req/s, p99 ${detail.state.latency.p99} ms; ` +
+      `${detail.series === undefined ? '' : `start p50 ${detail.series.start.p50.toFixed(3)} ms, adjust p50 ${detail.series.adjust.p50.toFixed(3)} ms; `}` +
+      `fan-out p50 ${f.lastP50.toFixed(2)} p99 ${f.lastP99.toFixed(2)} ms; growth ${mb(detail.rounds.at(-1).settled.rssKb - detail.rounds[1].settled.rssKb).toFixed(2)} MB (settled); peak ${mb(detail.peakKb).toFixed(1)} MB`,
+  );
+}
+
+/** Changes sent before the timed ones, and kept apart in the JSON. */
+const FANOUT_WARMUP = 10;
+
+/** Changes one at a time, each timed from the request until the last stream has it. */
+async function fanout(service) {
+  const streams = await openStreams({ port: service.port, pathname: '/display/events', count: plan.fanoutClients });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const last = [];
+  const first = [];
+  const warmup = [];
+  let discarded = 0;
+  try {
+    for (let i = 0; i < plan.fanoutChanges + FANOUT_WARMUP; i++) {
+      const target = streams.seq + 1;
+      const t0 = performance.now();
+      const answer = getJson(agent, service.port, `${service.api}/adjust?ms=${i % 2 === 0 ? 1000 : -1000}`);
+      const reached = await streams.waitFor(target);
+      const { status, body } = await answer;
+      if (status !== 200) throw new Error(`/adjust answered ${status}`);
+      // The first ones warm up (the JIT has not seen a fan-out yet); one whose seq was
+      // not the expected one (something else changed the room) is not timed.
+      if (i < FANOUT_WARMUP) warmup.push(reached.last - t0);
+      else if (body.state.seq === target) {
+        last.push(reached.last - t0);
+        first.push(reached.first - t0);
+      } else {
+        discarded += 1;
+      }
+      await sleep(10);
+    }
+  } finally {
+    agent.destroy();
+    streams.close();
+  }
+  await sleep(300);
+  return { clients: plan.fanoutClients, changes: last.length, discarded, warmupLastMs: warmup, lastP50: percentile(last, 50), lastP99: percentile(last, 99), lastMax: Math.max(...last), firstP50: percentile(first, 50) };
+}
+
+/**
+ * Resident memory once the process has settled: sampled every half second
+ * until it moved less than 0.5 MB over 4 s (V8's memory reducer runs a few
+ * seconds after the load stops), or after `maxMs`.
+ */
+async function settledRssKb(pid, maxMs = 20_000) {
+  const readings = [];
+  const startedAt = performance.now();
+  for (;;) {
+    readings.push(memoryKb(pid).rss);
+    const recent = readings.slice(-9);
+    if (recent.length === 9 && Math.max(...recent) - Math.min(...recent) < 512) break;
+    if (performance.now() - startedAt > maxMs) break;
+    await sleep(500);
+  }
+  return { rssKb: readings[readings.length - 1], waitedMs: Math.round(performance.now() - startedAt) };
+}
+
+/**
+ * Rounds of (streams connecting, a burst of requests, streams leaving), RSS
+ * read right after each. Right after a round the heap holds whatever garbage
+ * the last collection left, so the growth figure compares round 2 and the last
+ * round after both settled (see settledRssKb): a leak stays, garbage does not.
+ */
+async function memoryRounds(service) {
+  const state = { method: 'GET', path: `${service.api}/state` };
+  // One command per hundred requests, so the streams have changes to carry.
+  const requests = [...Array(99).fill(state), { method: 'GET', path: `${service.api}/adjust?ms=1000` }, ...Array(99).fill(state), { method: 'GET', path: `${service.api}/adjust?ms=-1000` }];
+  const rounds = [];
+  for (let round = 1; round <= plan.growthRounds; round++) {
+    const streams = await openStreams({ port: service.port, pathname: '/display/events', count: plan.growthClients });
+    const result = await cannon({ url: service.base, connections: 10, amount: plan.growthRequests, requests });
+    checkClean(`memory round ${round}`, result);
+    streams.close();
+    // Let the closes land.
+    await sleep(500);
+    const mem = memoryKb(service.pid);
+    const entry = { round, rssKb: mem.rss, hwmKb: mem.hwm, anonKb: mem.anon, requests: result.requests.total };
+    if (round === 2 || round === plan.growthRounds) Object.assign(entry, { settled: await settledRssKb(service.pid) });
+    rounds.push(entry);
+  }
+  return rounds;
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  const waitLimit = option('wait-quiet');
+  if (waitLimit !== undefined) await waitQuiet(Number(waitLimit || '1.5'));
+  checkFlags();
+  const startedAt = new Date();
+  const loadBefore = loadAverage();
+  say(`${quick ? 'quick' : 'full'} run; phases ${[...phases].join(', ')}; node flags [${NODE_FLAGS.join(' ')}]; load average ${loadBefore.join(' ')}`);
+  if (!quick && loadBefore[0] >= 1.5) say('WARNING: the machine is busy (load average >= 1.5); CPU and latency figures will be noisy');
+
+  // The bundle is needed by every phase: built when asked, or when missing.
+  if (phases.has('build') || !existsSync(BUNDLE)) await buildPhase();
+  if (phases.has('start')) await startPhase();
+  if (phases.has('idle') || phases.has('kiosk')) {
+    const services = await idlePhase();
+    if (phases.has('kiosk')) await kioskPhase(services);
+    else for (const s of services) await s.stop();
+  }
+  if (phases.has('load')) {
+    for (let run = 0; run < plan.loadRuns; run++) await loadRun(run);
+    if (plan.referenceLoadRuns > 0) await loadRun(0, true);
+  }
+
+  const loadAfter = loadAverage();
+  const rows = figureRows(samples, !quick && !experiment);
+  const result = {
+    date: startedAt.toISOString(),
+    mode: `${quick ? 'quick' : 'full'}${experiment ? ' (experiment: other flags or counts than a full run)' : ''}`,
+    phases: [...phases],
+    durationS: Math.round((Date.now() - startedAt.getTime()) / 1000),
+    machine: machine(),
+    loadAverage: { before: loadBefore, after: loadAfter },
+    nodeFlags: NODE_FLAGS,
+    plan,
+    figures: rows,
+    details,
+  };
+  writeJson(outFile, result);
+  process.stdout.write(`\n${textTable(rows)}\n\n`);
+  say(`load average before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')}; JSON in ${path.relative(process.cwd(), outFile)}`);
+  if (!quick && !experiment && only === undefined) {
+    const m = result.machine;
+    const section = [
+      `Latest full run: ${result.date.slice(0, 16).replace('T', ' ')} UTC, ${result.durationS} s; ${m.cpu}, ${m.cores} cores, ${m.memoryMb} MB, ${m.kernel}; Node ${m.node}; ${m.chromium ?? 'no chromium'}.`,
+      `Node flags: \`${NODE_FLAGS.join(' ') || '(none)'}\`. Load average (1, 5, 15 min) before: ${loadBefore.join(', ')}; after: ${loadAfter.join(', ')}.`,
+      '',
+      markdownTable(rows),
+    ].join('\n');
+    if (updateMarkdown(path.join(ROOT, 'BENCHMARKS.md'), section)) say('BENCHMARKS.md results updated');
+  }
+  rmSync(workDir, { recursive: true, force: true });
+  const missed = rows.filter((r) => r.pass === false);
+  if (missed.length > 0) {
+    say(`missed: ${missed.map((r) => r.label).join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+process.on('SIGINT', () => {
+  killAll();
+  process.exit(130);
+});
+
+main().catch((error) => {
+  killAll();
+  process.stderr.write(`bench: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nbench: logs kept in ${workDir}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,143 @@
+// One push stream written straight to its Node HTTP response. The hub hands
+// every change to hundreds of streams at once; going through a web
+// ReadableStream, the adapter's read loop and chunked framing cost more than the
+// write itself (a change reached the last of 500 screens a third later; see
+// BENCHMARKS.md). Same rules as StreamClient: the socket's own buffer plus a
+// small backlog, coalesced to the latest state when the reader lags, so a slow
+// or dead reader never stalls the hub or grows memory without bound.
+import type { PushChunk } from './stream-client.js';
+
+/** What is used of the Node response (http.ServerResponse), headers already written. */
+export interface ResponseSink {
+  /** False when the socket's buffer is full: wait for 'drain'. */
+  write(chunk: Uint8Array): boolean;
+  end(): void;
+  /** Bytes accepted but not yet handed to the kernel. */
+  readonly writableLength: number;
+  readonly destroyed: boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+}
+
+export interface ResponseClientOptions {
+  /** Backlog length beyond which the backlog is coalesced to the latest state. */
+  readonly maxBacklog: number;
+  /** Monotonic milliseconds, to tell how long a reader has taken nothing. */
+  readonly nowMs: () => number;
+  /** Checked at every heartbeat: false ends the stream (a rotated key, for example). */
+  readonly stillAllowed: () => boolean;
+  /** Called once when the stream ends, whichever side ended it. */
+  readonly onEnd: (client: ResponseClient) => void;
+}
+
+export class ResponseClient {
+  /** Seq of the newest state event handed to this client (written or backlogged). */
+  sentSeq = 0;
+  readonly #sink: ResponseSink;
+  readonly #opts: ResponseClientOptions;
+  #backlog: PushChunk[] = [];
+  #waitingForDrain = false;
+  #ended = false;
+  #lastTakenMs: number;
+  #coalesced = 0;
+
+  constructor(sink: ResponseSink, opts: ResponseClientOptions) {
+    this.#sink = sink;
+    this.#opts = opts;
+    this.#lastTakenMs = opts.nowMs();
+    // The reader went away (or the connection was cut).
+    sink.on('close', () => this.#finish());
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Chunks waiting in this client's backlog (not yet written). */
+  get backlogLength(): number {
+    return this.#backlog.length;
+  }
+
+  /** How many times the backlog was coalesced because the reader lagged. */
+  get coalescedCount(): number {
+    return this.#coalesced;
+  }
+
+  send(chunk: PushChunk): void {
+    if (this.#ended) return;
+    if (chunk.seq !== null) this.sentSeq = chunk.seq;
+    if (this.#backlog.length === 0 && !this.#waitingForDrain) {
+      this.#write(chunk);
+      return;
+    }
+    this.#backlog.push(chunk);
+    if (this.#backlog.length > this.#opts.maxBacklog) {
+      // Lagging: only the newest state matters to a screen; everything before it is stale.
+      const latest = this.#backlog.reduce<PushChunk | null>((found, c) => (c.seq === null ? found : c), null);
+      this.#backlog = latest === null ? [] : [latest];
+      this.#coalesced += 1;
+    }
+  }
+
+  /** True when the reader has had data waiting and taken nothing for longer than `limitMs`. */
+  stalledFor(limitMs: number): boolean {
+    if (this.#ended) return false;
+    const waiting = this.#backlog.length > 0 || this.#sink.writableLength > 0;
+    return waiting && this.#opts.nowMs() - this.#lastTakenMs > limitMs;
+  }
+
+  isAllowed(): boolean {
+    try {
+      return this.#opts.stillAllowed();
+    } catch {
+      return false;
+    }
+  }
+
+  /** Ends the stream from the server side; what is already written is still delivered. */
+  end(): void {
+    if (this.#ended) return;
+    try {
+      this.#sink.end();
+    } catch {
+      // The connection is already gone: nothing left to end.
+    }
+    this.#finish();
+  }
+
+  #write(chunk: PushChunk): void {
+    if (this.#sink.destroyed) {
+      this.#finish();
+      return;
+    }
+    let room: boolean;
+    try {
+      room = this.#sink.write(chunk.bytes);
+    } catch {
+      this.#finish();
+      return;
+    }
+    // Taken by the kernel at once: the reader keeps up.
+    if (this.#sink.writableLength === 0) this.#lastTakenMs = this.#opts.nowMs();
+    if (!room) {
+      this.#waitingForDrain = true;
+      this.#sink.once('drain', () => this.#drained());
+    }
+  }
+
+  #drained(): void {
+    this.#waitingForDrain = false;
+    this.#lastTakenMs = this.#opts.nowMs();
+    while (!this.#ended && !this.#waitingForDrain && this.#backlog.length > 0) {
+      const next = this.#backlog.shift();
+      if (next !== undefined) this.#write(next);
+    }
+  }
+
+  #finish(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#backlog = [];
+    this.#opts.onEnd(this);
+  }
+}
