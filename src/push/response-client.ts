@@ -5,6 +5,7 @@
 // BENCHMARKS.md). Same rules as StreamClient: the socket's own buffer plus a
 // small backlog, coalesced to the latest state when the reader lags, so a slow
 // or dead reader never stalls the hub or grows memory without bound.
+import { PushBacklog } from './push-backlog.js';
 import type { PushChunk } from './stream-client.js';
 
 /** What is used of the Node response (http.ServerResponse), headers already written. */
@@ -35,15 +36,15 @@ export class ResponseClient {
   sentSeq = 0;
   readonly #sink: ResponseSink;
   readonly #opts: ResponseClientOptions;
-  #backlog: PushChunk[] = [];
+  readonly #backlog: PushBacklog;
   #waitingForDrain = false;
   #ended = false;
   #lastTakenMs: number;
-  #coalesced = 0;
 
   constructor(sink: ResponseSink, opts: ResponseClientOptions) {
     this.#sink = sink;
     this.#opts = opts;
+    this.#backlog = new PushBacklog(opts.maxBacklog);
     this.#lastTakenMs = opts.nowMs();
     // The reader went away (or the connection was cut).
     sink.on('close', () => this.#finish());
@@ -60,7 +61,7 @@ export class ResponseClient {
 
   /** How many times the backlog was coalesced because the reader lagged. */
   get coalescedCount(): number {
-    return this.#coalesced;
+    return this.#backlog.coalescedCount;
   }
 
   send(chunk: PushChunk): void {
@@ -70,13 +71,7 @@ export class ResponseClient {
       this.#write(chunk);
       return;
     }
-    this.#backlog.push(chunk);
-    if (this.#backlog.length > this.#opts.maxBacklog) {
-      // Lagging: only the newest state matters to a screen; everything before it is stale.
-      const latest = this.#backlog.reduce<PushChunk | null>((found, c) => (c.seq === null ? found : c), null);
-      this.#backlog = latest === null ? [] : [latest];
-      this.#coalesced += 1;
-    }
+    this.#backlog.add(chunk);
   }
 
   /** True when the reader has had data waiting and taken nothing for longer than `limitMs`. */
@@ -129,7 +124,7 @@ export class ResponseClient {
     this.#waitingForDrain = false;
     this.#lastTakenMs = this.#opts.nowMs();
     while (!this.#ended && !this.#waitingForDrain && this.#backlog.length > 0) {
-      const next = this.#backlog.shift();
+      const next = this.#backlog.take();
       if (next !== undefined) this.#write(next);
     }
   }
@@ -137,7 +132,7 @@ export class ResponseClient {
   #finish(): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#backlog = [];
+    this.#backlog.clear();
     this.#opts.onEnd(this);
   }
 }

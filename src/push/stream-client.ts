@@ -3,6 +3,7 @@
 // at most `highWaterMark` chunks, a small backlog holds what did not fit, and
 // when the backlog overflows it is coalesced to the latest state event (seq
 // still rises, and the last state is never dropped).
+import { PushBacklog } from './push-backlog.js';
 
 /** A chunk as the hub shares it: the same bytes go to every client. */
 export interface PushChunk {
@@ -30,15 +31,15 @@ export class StreamClient {
   sentSeq = 0;
   readonly #opts: StreamClientOptions;
   #controller: ReadableStreamDefaultController<Uint8Array> | null = null;
-  #backlog: PushChunk[] = [];
+  readonly #backlog: PushBacklog;
   #ended = false;
   #lastTakenMs: number;
   /** Queue length when last looked at, to tell a reader's progress from new chunks. */
   #observedQueue = 0;
-  #coalesced = 0;
 
   constructor(opts: StreamClientOptions) {
     this.#opts = opts;
+    this.#backlog = new PushBacklog(opts.maxBacklog);
     this.#lastTakenMs = opts.nowMs();
     this.stream = new ReadableStream<Uint8Array>(
       {
@@ -80,7 +81,7 @@ export class StreamClient {
 
   /** How many times the backlog was coalesced because the reader lagged. */
   get coalescedCount(): number {
-    return this.#coalesced;
+    return this.#backlog.coalescedCount;
   }
 
   send(chunk: PushChunk): void {
@@ -90,13 +91,7 @@ export class StreamClient {
       this.#enqueue(chunk);
       return;
     }
-    this.#backlog.push(chunk);
-    if (this.#backlog.length > this.#opts.maxBacklog) {
-      // Lagging: only the newest state matters to a screen; everything before it is stale.
-      const latest = this.#backlog.reduce<PushChunk | null>((found, c) => (c.seq === null ? found : c), null);
-      this.#backlog = latest === null ? [] : [latest];
-      this.#coalesced += 1;
-    }
+    this.#backlog.add(chunk);
   }
 
   /** True when the reader has had data waiting and taken nothing for longer than `limitMs`. */
@@ -140,7 +135,7 @@ export class StreamClient {
 
   #flushBacklog(): void {
     while (!this.#ended && this.#backlog.length > 0 && this.#hasRoom()) {
-      const next = this.#backlog.shift();
+      const next = this.#backlog.take();
       if (next !== undefined) this.#enqueue(next);
     }
   }
@@ -148,7 +143,7 @@ export class StreamClient {
   #finish(): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#backlog = [];
+    this.#backlog.clear();
     this.#opts.onEnd(this);
   }
 }
