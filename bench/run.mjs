@@ -171,11 +171,15 @@ async function startPhase() {
   for (let run = 0; run < plan.startRuns; run++) {
     const service = await startService({ dataDir, port: await freePort(), logFile: logFile('start') });
     samples.startMs.push(service.startMs);
+    // CPU spent by then (all threads): less moved by other work on the machine than the wall time.
+    samples.startCpuMs.push(cpuMs(service.pid));
     await service.stop();
     const floor = await startService({ dataDir: floorDir, port: await freePort(), logFile: logFile('floor'), script: [FLOOR_SERVER] });
     samples.nodeFloorStartMs.push(floor.startMs);
+    samples.nodeFloorStartCpuMs.push(cpuMs(floor.pid));
     await floor.stop();
   }
+  details.start = { loadAverageAfter: loadAverage() };
   say(`start: ${samples.startMs.map((v) => v.toFixed(0)).join(', ')} ms`);
 }
 
@@ -231,7 +235,7 @@ async function kioskPhase(services) {
       samples.kioskCpuPct.push((browserUsed.rendererMs / windowMs) * 100);
       samples.chromiumCpuPct.push((browserUsed.browserMs / windowMs) * 100);
       samples.displayKb.push(kiosk.pageBytes() / 1024);
-      details.kiosk.push({ windowMs, serviceCpuMs: serviceUsed, browser: browserUsed.processes, transfers: kiosk.transfers, shown: [shownBefore, shownAfter] });
+      details.kiosk.push({ loadAverage: loadAverage(), windowMs, serviceCpuMs: serviceUsed, browser: browserUsed.processes, transfers: kiosk.transfers, shown: [shownBefore, shownAfter] });
     } finally {
       await kiosk.close();
       await service.stop();
@@ -253,7 +257,7 @@ async function loadRun(run, reference = false) {
     logFile: logFile(name),
     ...(reference ? { script: [FLOOR_SERVER] } : {}),
   });
-  const detail = { run, reference };
+  const detail = { run, reference, loadAverageBefore: loadAverage() };
   const put = (id, value) => samples[reference ? REFERENCE_IDS[id] : id]?.push(value);
   try {
     const url = service.base;
@@ -292,6 +296,7 @@ async function loadRun(run, reference = false) {
   } finally {
     await service.stop();
   }
+  detail.loadAverageAfter = loadAverage();
   details.load ??= [];
   details.load.push(detail);
   const f = detail.fanout;
