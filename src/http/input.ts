@@ -41,7 +41,7 @@ function validate(op: Operation, form: Form, raw: Record<string, unknown>): Pars
   return result.success ? { ok: true, input: result.data } : { ok: false, error: describeZodError(result.error) };
 }
 
-export function parseQuery(op: Operation, query: Record<string, string>): ParsedInput {
+function parseQuery(op: Operation, query: Record<string, string>): ParsedInput {
   return validate(op, 'query', query);
 }
 
@@ -61,10 +61,6 @@ function readBodyObject(text: string): BodyObject {
     return { ok: false, error: 'body: must be a JSON object such as {"ms": 30000}' };
   }
   return { ok: true, body: body as Record<string, unknown> };
-}
-
-export function parseJsonBody(op: Operation, text: string): ParsedInput {
-  return parsePost(op, {}, text);
 }
 
 function parsePost(op: Operation, query: Record<string, string>, bodyText: string): ParsedInput {
