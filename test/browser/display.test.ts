@@ -411,7 +411,6 @@ describe('robustness', { timeout: 45_000 }, () => {
     }, seconds * 1000);
     const after = await sample();
     await browserCdp.detach();
-    const busyShare = (after.task - before.task) / seconds;
     const percent = (x: number) => Math.round((x / seconds) * 10_000) / 100;
     const result = {
       seconds,
@@ -427,9 +426,12 @@ describe('robustness', { timeout: 45_000 }, () => {
     };
     saveArtifact(`display-cpu-${seconds}s.json`, result);
     console.info(`kiosk CPU over ${seconds} s: ${JSON.stringify(result)}`);
-    // The digits and the bar change once a second; nothing else moves.
+    // The digits and the bar change once a second; nothing else moves, so the page lays
+    // out about once a second too, never in a frame loop. These counts do not depend on
+    // how busy the machine is; the CPU share itself is a figure for `npm run bench`
+    // (kiosk budget 1 % of a core), recorded here as an artefact only.
     expect(mutations).toBeGreaterThanOrEqual(seconds - 1);
     expect(mutations).toBeLessThanOrEqual(4 * (seconds + 1));
-    expect(busyShare).toBeLessThan(0.05);
+    expect(result.layouts).toBeLessThanOrEqual(4 * (seconds + 1));
   }, 120_000);
 });
