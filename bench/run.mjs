@@ -16,6 +16,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { build } from 'esbuild';
 import { buildServer } from '../scripts/build.mjs';
 import { FIGURES } from './lib/figures.mjs';
 import { openKiosk, CHROMIUM } from './lib/kiosk.mjs';
@@ -23,7 +24,7 @@ import { cannon, checkClean } from './lib/load.mjs';
 import { cpuMs, memoryKb } from './lib/proc.mjs';
 import { figureRows, markdownTable, textTable, updateMarkdown, writeJson } from './lib/report.mjs';
 import { getJson, timeInSeries } from './lib/series-client.mjs';
-import { BUNDLE, NODE_FLAGS, ROOT, freePort, killAll, spawnService, startService, unitNodeFlags, useNodeFlags, waitHealthy } from './lib/service.mjs';
+import { BUNDLE, BUNDLE_FILES, NODE_FLAGS, ROOT, freePort, killAll, spawnService, startService, unitNodeFlags, useNodeFlags, waitHealthy } from './lib/service.mjs';
 import { openStreams } from './lib/sse-clients.mjs';
 import { percentile } from './lib/stats.mjs';
 
@@ -64,6 +65,7 @@ const QUICK = {
 };
 const PHASES = ['build', 'start', 'idle', 'kiosk', 'load'];
 const FLOOR_SERVER = path.join(ROOT, 'bench/lib/floor-server.mjs');
+const HONO_FLOOR_SOURCE = path.join(ROOT, 'bench/lib/hono-floor-server.mjs');
 /** Where the reference run's figures go. */
 const REFERENCE_IDS = {
   stateRps: 'nodeFloorStateRps',
@@ -158,10 +160,21 @@ function checkFlags() {
 async function buildPhase() {
   say('building the bundle (npm run build)');
   await buildServer();
-  samples.bundleKb.push(statSync(BUNDLE).size / 1024);
+  samples.bundleKb.push(BUNDLE_FILES.reduce((sum, file) => sum + statSync(file).size, 0) / 1024);
 }
 
-/** Start to first 200, the service and the reference server in turn, on a saved data directory. */
+/** The hono floor server, bundled and minified as the service is; built once per bench run. */
+let honoFloorBundle = null;
+async function honoFloor() {
+  if (honoFloorBundle === null) {
+    const outfile = path.join(workDir, 'hono-floor-server.mjs');
+    await build({ entryPoints: [HONO_FLOOR_SOURCE], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', minify: true, logLevel: 'warning' });
+    honoFloorBundle = outfile;
+  }
+  return [honoFloorBundle];
+}
+
+/** Start to first 200, the service and the reference servers in turn, on a saved data directory. */
 async function startPhase() {
   const dataDir = freshDir('start');
   // The first start makes the room; a box starts from a saved one.
@@ -178,6 +191,10 @@ async function startPhase() {
     samples.nodeFloorStartMs.push(floor.startMs);
     samples.nodeFloorStartCpuMs.push(cpuMs(floor.pid));
     await floor.stop();
+    const hono = await startService({ dataDir: floorDir, port: await freePort(), logFile: logFile('hono-floor'), script: await honoFloor() });
+    samples.honoFloorStartMs.push(hono.startMs);
+    samples.honoFloorStartCpuMs.push(cpuMs(hono.pid));
+    await hono.stop();
   }
   details.start = { loadAverageAfter: loadAverage() };
   say(`start: ${samples.startMs.map((v) => v.toFixed(0)).join(', ')} ms`);
@@ -194,18 +211,25 @@ async function idlePhase() {
   }
   const bare = spawnService({ dataDir: freshDir('bare'), port: 0, logFile: logFile('bare'), script: ['-e', 'setInterval(() => {}, 1 << 30)'] });
   const floor = spawnService({ dataDir: freshDir('floor'), port: await freePort(), logFile: logFile('floor'), script: [FLOOR_SERVER] });
+  const hono = spawnService({ dataDir: freshDir('hono-floor'), port: await freePort(), logFile: logFile('hono-floor'), script: await honoFloor() });
   for (const s of services) await waitHealthy(s, logFile('idle'));
   await waitHealthy(floor, logFile('floor'));
-  say(`idle: waiting ${plan.idleWaitMs / 1000} s with ${services.length} services and 2 reference processes`);
+  await waitHealthy(hono, logFile('hono-floor'));
+  say(`idle: waiting ${plan.idleWaitMs / 1000} s with ${services.length} services and 3 reference processes`);
   const readAt = (s) => sleep(Math.max(0, s.spawnedAt + plan.idleWaitMs - performance.now())).then(() => memoryKb(s.pid));
-  const [serviceMem, bareMem, floorMem] = await Promise.all([Promise.all(services.map(readAt)), readAt(bare), readAt(floor)]);
+  const [serviceMem, bareMem, floorMem, honoMem] = await Promise.all([Promise.all(services.map(readAt)), readAt(bare), readAt(floor), readAt(hono)]);
   for (const m of serviceMem) samples.rssIdleMb.push(mb(m.rss));
   samples.nodeBareRssMb.push(mb(bareMem.rss));
   samples.nodeFloorRssMb.push(mb(floorMem.rss));
-  details.idle = { services: serviceMem, bareNode: bareMem, floorServer: floorMem, unit: 'kB' };
+  samples.honoFloorRssMb.push(mb(honoMem.rss));
+  details.idle = { services: serviceMem, bareNode: bareMem, floorServer: floorMem, honoFloorServer: honoMem, unit: 'kB' };
   await bare.stop();
   await floor.stop();
-  say(`idle RSS: ${samples.rssIdleMb.map((v) => v.toFixed(1)).join(', ')} MB (bare node ${mb(bareMem.rss).toFixed(1)}, node:http floor ${mb(floorMem.rss).toFixed(1)})`);
+  await hono.stop();
+  say(
+    `idle RSS: ${samples.rssIdleMb.map((v) => v.toFixed(1)).join(', ')} MB ` +
+      `(bare node ${mb(bareMem.rss).toFixed(1)}, node:http floor ${mb(floorMem.rss).toFixed(1)}, hono floor ${mb(honoMem.rss).toFixed(1)})`,
+  );
   return services;
 }
 

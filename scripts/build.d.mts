@@ -1,3 +1,4 @@
 // Types for scripts/build.mjs, so TypeScript tests can build the pages into a temporary directory.
 export function buildServer(options?: { minify?: boolean }): Promise<void>;
 export function buildPages(options?: { outdir?: string; minify?: boolean; only?: readonly string[] }): Promise<string[]>;
+export function warmCodeCache(cacheFile: string, options?: { timeoutMs?: number }): Promise<void>;

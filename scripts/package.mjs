@@ -38,7 +38,8 @@ function filesUnder(dir, prefix = '') {
   for (const entry of readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
     const relative = path.join(prefix, entry.name);
     if (entry.isDirectory()) found.push(...filesUnder(dir, relative));
-    else if (entry.isFile() && !entry.name.endsWith('.tar.gz')) found.push(relative);
+    // Not the code cache: it belongs to this machine's Node; a box makes its own (src/launcher.ts).
+    else if (entry.isFile() && !entry.name.endsWith('.tar.gz') && !entry.name.endsWith('.cache')) found.push(relative);
   }
   return found;
 }

@@ -8,6 +8,8 @@ import { NODE_FLAGS } from './node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const bundle = path.join(root, 'dist/showclock.mjs');
+// The launcher (above) runs this one; a dist/ from before the launcher has no such file.
+const serviceBundle = path.join(root, 'dist/showclock.cjs');
 
 function newestSourceMs(dir) {
   let newest = 0;
@@ -18,7 +20,7 @@ function newestSourceMs(dir) {
   return newest;
 }
 
-if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestSourceMs(path.join(root, 'src'))) {
+if (!existsSync(bundle) || !existsSync(serviceBundle) || statSync(bundle).mtimeMs < newestSourceMs(path.join(root, 'src'))) {
   await buildServer();
 }
 

@@ -34,6 +34,9 @@ export const FIGURES = [
   { id: 'nodeFloorGrowthMb', label: 'Node floor: that server, growth round 2 to 10', unit: 'MB', digits: 2 },
   { id: 'nodeFloorStateRps', label: 'Node floor: that server, GET /state, 10 connections', unit: 'req/s', digits: 0 },
   { id: 'nodeFloorFanoutP99Ms', label: 'Node floor: that server, change reaching all streams: p99', unit: 'ms', digits: 2 },
+  { id: 'honoFloorRssMb', label: 'Node floor: hono + @hono/node-server, one route (bench/lib/hono-floor-server.mjs), idle', unit: 'MB', digits: 1 },
+  { id: 'honoFloorStartMs', label: 'Node floor: that hono server, start to first 200', unit: 'ms', digits: 0 },
+  { id: 'honoFloorStartCpuMs', label: 'Node floor: that hono server, CPU used until then', unit: 'ms', digits: 0 },
 ];
 
 /**

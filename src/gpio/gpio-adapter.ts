@@ -18,7 +18,6 @@ import { LampBindings, type LampSpec, type RoomFeed } from './lamp-bindings.js';
 import { MemoryGpio } from './memory-gpio.js';
 import { exportProblem, loadOnoff, OnoffGpio } from './onoff-gpio.js';
 import { resolveSysfsOffset, SYSFS_GPIO_ROOT } from './sysfs-offset.js';
-import { attachTerminalButtons } from './terminal-buttons.js';
 
 export interface GpioAdapter {
   /** What actually runs: `auto` resolves to onoff or off. */
@@ -143,6 +142,8 @@ async function start(deps: GpioDeps, logger: Logger): Promise<GpioAdapter> {
     if (io === null) {
       logger.info('GPIO sim: stdin is not a terminal, so buttons cannot be pressed from it');
     } else {
+      // Loaded only here: it brings node:readline, which a box with real buttons never needs.
+      const { attachTerminalButtons } = await import('./terminal-buttons.js');
       terminal = attachTerminalButtons({ ...io, gpio: memory, buttons: buttonBindings.map((b) => b.spec), clock: deps.clock, scheduler: deps.scheduler });
     }
   }

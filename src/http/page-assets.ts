@@ -1,6 +1,6 @@
 // The browser bundles of the pages (dist/pages/<name>.js and .css, built by
 // scripts/build.mjs), served at /assets/<file>. They are found next to the
-// running code: beside the server bundle (dist/showclock.mjs -> dist/pages), or,
+// running code: beside the server bundle (dist/showclock.cjs -> dist/pages), or,
 // when running from source (vitest, src/http/page-assets.ts), in dist/pages at
 // the project root.
 import { readFile, stat } from 'node:fs/promises';

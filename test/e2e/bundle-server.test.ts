@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NODE_FLAGS } from '../../scripts/node-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bundle = path.join(root, 'dist/showclock.mjs');
@@ -36,7 +37,8 @@ function tempDataDir(): string {
 
 /** Starts the bundle with only the environment given (nothing of the test runner's SHOWCLOCK_* leaks in). */
 function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, [bundle], {
+  // The box's Node flags: the code cache the build made is for them.
+  const child = spawn(process.execPath, [...NODE_FLAGS, bundle], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PORT: '0', HOST: '127.0.0.1', SHOWCLOCK_GPIO: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../../scripts/node-flags.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUNDLE = path.join(ROOT, 'dist/showclock.mjs');
@@ -37,8 +38,12 @@ export interface ServiceProcess {
   waitForLog(match: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
 }
 
-export function startService(env: NodeJS.ProcessEnv, opts: { apiKey?: string; readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [BUNDLE], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts the entry (dist/showclock.mjs unless `entry` says otherwise) as a box
+ * runs it: with the Node flags of the systemd unit, which the code cache is made for.
+ */
+export function startService(env: NodeJS.ProcessEnv, opts: { apiKey?: string; readyTimeoutMs?: number; entry?: string } = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [...NODE_FLAGS, opts.entry ?? BUNDLE], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: LogLine[] = [];
   const waiters: { match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];
   let stderr = '';

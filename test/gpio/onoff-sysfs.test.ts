@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE, ROOT, ensureBundle } from '../e2e/service-process.js';
+import { NODE_FLAGS } from '../../scripts/node-flags.mjs';
 
 const API_KEY = 'OnoffTestApiKey_0123456789abcd';
 
@@ -95,7 +96,7 @@ async function startInNamespace(gpioDir: string, configFile: string, dataDir: st
     'mount -t tmpfs showclock-test /sys/class',
     'mkdir /sys/class/gpio',
     `mount --bind "${gpioDir}" /sys/class/gpio`,
-    `exec "${process.execPath}" "${BUNDLE}"`,
+    `exec "${process.execPath}" ${NODE_FLAGS.join(' ')} "${BUNDLE}"`,
   ].join('\n');
   const child = spawn('unshare', ['-m', 'sh', '-c', script], {
     cwd: ROOT,

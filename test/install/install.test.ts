@@ -151,7 +151,8 @@ describe('npm run package', () => {
     const entry = (name: string) => listed.find((line) => line.endsWith(`/${name}`)) ?? '';
     expect(entry('install.sh')).toMatch(/^-rwxr-xr-x 0\/0 /);
     expect(entry('bin/showclock-kiosk')).toMatch(/^-rwxr-xr-x 0\/0 /);
-    for (const name of ['dist/showclock.mjs', 'systemd/showclock.service', 'systemd/showclock-kiosk.service', 'package.json', 'README.md']) {
+    expect(listed.some((line) => line.endsWith('.cache'))).toBe(false);
+    for (const name of ['dist/showclock.mjs', 'dist/showclock.cjs', 'systemd/showclock.service', 'systemd/showclock-kiosk.service', 'package.json', 'README.md']) {
       expect(entry(name), name).toMatch(/^-rw-r--r-- 0\/0 /);
     }
     const release = JSON.parse(spawnSync('tar', ['-xzOf', tarball, `${path.basename(tarball, '.tar.gz')}/package.json`], { encoding: 'utf8' }).stdout) as {

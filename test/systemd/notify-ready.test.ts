@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE, ROOT, ensureBundle } from '../e2e/service-process.js';
+import { NODE_FLAGS } from '../../scripts/node-flags.mjs';
 
 const LISTENER = `
 import array, os, socket, sys
@@ -73,7 +74,7 @@ describe('readiness', () => {
     );
     await bound;
 
-    const service = spawn(process.execPath, [BUNDLE], {
+    const service = spawn(process.execPath, [...NODE_FLAGS, BUNDLE], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {

@@ -87,6 +87,12 @@ describe('systemd units', () => {
     expect(directives(service, 'CapabilityBoundingSet')).toEqual(['']);
   });
 
+  it('give the launcher a writable place for its code cache, since /opt is read-only to the service', () => {
+    const service = unit('showclock.service');
+    expect(directives(service, 'CacheDirectory')).toEqual(['showclock']);
+    expect(directives(service, 'Environment')).toContain('SHOWCLOCK_CODE_CACHE=/var/cache/showclock/showclock.cjs.cache');
+  });
+
   it('start the kiosk after the service, on /display, without waiting for network time', () => {
     const kiosk = unit('showclock-kiosk.service');
     for (const text of [kiosk, unit('showclock.service')]) {
