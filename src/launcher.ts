@@ -7,13 +7,16 @@
 //
 // The cache belongs to one bundle, one Node build and one set of Node flags: its
 // header names the bundle's SHA-256 (fixed into this file by the build), and V8
-// refuses data made by another V8 or with other flags. Either way the bundle just
+// refuses data made by another V8 or with other flags. The header also carries the
+// SHA-256 of the V8 data itself: V8 does not check it, and a flipped bit on an SD
+// card would crash every start of the box. In every such case the bundle just
 // compiles as usual, and a new cache is written once the service has run a few
 // seconds, so that it holds the code of a whole start and the first requests.
 //
 // SHOWCLOCK_CODE_CACHE: where the cache is (default: dist/showclock.cjs.cache), or
 // `off`. The systemd unit points it at the service's cache directory, since the
 // installed program is read-only there.
+import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
@@ -27,7 +30,11 @@ const DEFAULT_WRITE_AFTER_MS = 5_000;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bundleFile = path.join(here, 'showclock.cjs');
-const header = Buffer.from(`showclock code cache 1 ${SHOWCLOCK_BUNDLE_SHA256}\n`);
+/** The header is this, the SHA-256 of the V8 data in hex, and a newline. */
+const headerStart = Buffer.from(`showclock code cache 2 ${SHOWCLOCK_BUNDLE_SHA256} `);
+const HEADER_LENGTH = headerStart.length + 64 + 1;
+
+const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
 function cacheFile(env: NodeJS.ProcessEnv): string | null {
   const setting = env.SHOWCLOCK_CODE_CACHE;
@@ -43,7 +50,9 @@ function readCache(file: string): Buffer | undefined {
   } catch {
     return undefined;
   }
-  return data.subarray(0, header.length).equals(header) ? data.subarray(header.length) : undefined;
+  if (data.length <= HEADER_LENGTH || !data.subarray(0, headerStart.length).equals(headerStart)) return undefined;
+  const v8Data = data.subarray(HEADER_LENGTH);
+  return data.toString('latin1', headerStart.length, HEADER_LENGTH) === `${sha256(v8Data)}\n` ? v8Data : undefined;
 }
 
 /** Temp file, fsync, rename: a cut in the middle leaves the old cache or none, never half of one. */
@@ -51,8 +60,7 @@ function writeCache(file: string, data: Buffer): void {
   const temp = `${file}.tmp-${process.pid}`;
   const fd = openSync(temp, 'w', 0o644);
   try {
-    writeSync(fd, header);
-    writeSync(fd, data);
+    writeSync(fd, Buffer.concat([headerStart, Buffer.from(`${sha256(data)}\n`), data]));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -60,12 +68,18 @@ function writeCache(file: string, data: Buffer): void {
   renameSync(temp, file);
 }
 
+/** SHOWCLOCK_CODE_CACHE_AFTER_MS: set by the build's warm-up run, to write sooner. */
+function writeAfterMs(env: NodeJS.ProcessEnv): number {
+  const value = env.SHOWCLOCK_CODE_CACHE_AFTER_MS ? Number(env.SHOWCLOCK_CODE_CACHE_AFTER_MS) : Number.NaN;
+  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_WRITE_AFTER_MS;
+}
+
 const file = cacheFile(process.env);
 const cachedData = file === null ? undefined : readCache(file);
 const script = new Script(Module.wrap(readFileSync(bundleFile, 'utf8')), { filename: bundleFile, cachedData });
 
 if (file !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
-  const afterMs = Number(process.env.SHOWCLOCK_CODE_CACHE_AFTER_MS ?? DEFAULT_WRITE_AFTER_MS);
+  const afterMs = writeAfterMs(process.env);
   // unref: a short command (`key`, `config`) exits before it and writes nothing.
   setTimeout(() => {
     try {

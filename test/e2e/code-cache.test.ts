@@ -18,7 +18,9 @@ const top = mkdtempSync(path.join(tmpdir(), 'showclock-code-cache-'));
 // A copy of the launcher and the bundle: what these tests write stays out of dist/.
 const app = path.join(top, 'app');
 const entry = path.join(app, 'showclock.mjs');
-let header = '';
+/** The start of a cache made for this bundle: the SHA-256 of the V8 data and a newline follow. */
+let headerStart = '';
+const HEX64 = 64;
 const running: ServiceProcess[] = [];
 
 beforeAll(() => {
@@ -26,7 +28,7 @@ beforeAll(() => {
   mkdirSync(app);
   for (const name of ['showclock.mjs', 'showclock.cjs']) copyFileSync(path.join(ROOT, 'dist', name), path.join(app, name));
   const sha256 = createHash('sha256').update(readFileSync(path.join(app, 'showclock.cjs'))).digest('hex');
-  header = `showclock code cache 1 ${sha256}\n`;
+  headerStart = `showclock code cache 2 ${sha256} `;
 });
 afterAll(async () => {
   for (const service of running) await stopService(service);
@@ -53,6 +55,18 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): 
   }
 }
 
+const digest = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** A cache for this bundle whose V8 data matches the digest in its header. */
+function expectGoodCache(file: string): Buffer {
+  const data = readFileSync(file);
+  const headerLength = headerStart.length + HEX64 + 1;
+  expect(data.subarray(0, headerStart.length).toString()).toBe(headerStart);
+  expect(data.subarray(headerStart.length, headerLength).toString()).toBe(`${digest(data.subarray(headerLength))}\n`);
+  expect(data.length).toBeGreaterThan(headerLength + 100_000);
+  return data;
+}
+
 /** Long enough past AFTER_MS that a rewrite would have happened. */
 const pastWriteTime = () => new Promise((resolve) => setTimeout(resolve, AFTER_MS + 700));
 
@@ -62,9 +76,7 @@ describe('the launcher', () => {
     const first = await serve(cache);
     await waitFor(() => existsSync(cache), 'the cache');
     await stopService(first);
-    const made = readFileSync(cache);
-    expect(made.subarray(0, header.length).toString()).toBe(header);
-    expect(made.length).toBeGreaterThan(header.length + 100_000);
+    const made = expectGoodCache(cache);
     const madeAt = statSync(cache).mtimeMs;
 
     // Accepted by V8: the launcher writes only when there was no good cache.
@@ -76,16 +88,19 @@ describe('the launcher', () => {
   });
 
   it.each([
-    ['a cache of another bundle', () => Buffer.from(`showclock code cache 1 ${'0'.repeat(64)}\nnot V8 data`)],
-    ['damaged V8 data under the right header', () => Buffer.concat([Buffer.from(header), Buffer.alloc(4096, 7)])],
+    ['a cache of another bundle', (good: Buffer) => Buffer.concat([Buffer.from(`showclock code cache 2 ${'0'.repeat(64)} `), good.subarray(headerStart.length)])],
+    // V8 does not check its own data: without the digest, these bytes crash Node at start.
+    ['a flipped bit in the V8 data', (good: Buffer) => Buffer.from(good.map((byte, i) => (i === good.length - 5000 ? byte ^ 0xff : byte)))],
+    ['damaged V8 data with a matching digest', () => Buffer.concat([Buffer.from(headerStart), Buffer.from(`${digest(Buffer.alloc(4096, 7))}\n`), Buffer.alloc(4096, 7)])],
     ['a file that is no cache at all', () => Buffer.from('hello')],
-  ])('serves with %s there, and replaces it with a good one', async (_name, content) => {
+  ])('serves with %s there, and replaces it with a good one', async (_name, damage) => {
     const cache = path.join(top, `bad-${Math.random().toString(36).slice(2)}.cache`);
-    const bad = content();
+    // first.cache: the good cache the first test made.
+    const bad = damage(readFileSync(path.join(top, 'first.cache')));
     writeFileSync(cache, bad);
     await serve(cache);
     await waitFor(() => !readFileSync(cache).equals(bad), 'the cache to be replaced');
-    expect(readFileSync(cache).subarray(0, header.length).toString()).toBe(header);
+    expectGoodCache(cache);
   });
 
   it('replaces a cache made with other Node flags (V8 refuses it), but not from a short command', async () => {
@@ -108,7 +123,7 @@ describe('the launcher', () => {
     const service = spawn(process.execPath, [entry, 'serve'], { env: { ...env, SHOWCLOCK_CODE_CACHE_AFTER_MS: String(AFTER_MS) }, stdio: 'ignore' });
     try {
       await waitFor(() => !readFileSync(cache).equals(made), 'the cache to be replaced');
-      expect(readFileSync(cache).subarray(0, header.length).toString()).toBe(header);
+      expectGoodCache(cache);
     } finally {
       service.kill('SIGKILL');
     }
