@@ -74,23 +74,29 @@ function writeAfterMs(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(value) && value >= 0 ? value : DEFAULT_WRITE_AFTER_MS;
 }
 
-const file = cacheFile(process.env);
-const cachedData = file === null ? undefined : readCache(file);
-const script = new Script(Module.wrap(readFileSync(bundleFile, 'utf8')), { filename: bundleFile, cachedData });
-
-if (file !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
-  const afterMs = writeAfterMs(process.env);
-  // unref: a short command (`key`, `config`) exits before it and writes nothing.
-  setTimeout(() => {
-    try {
-      writeCache(file, script.createCachedData());
-    } catch {
-      // A read-only place only costs the next start its compile time; the service runs the same.
-    }
-  }, afterMs).unref();
+/**
+ * Compiles the bundle, with the cache when it is good, and arms the write of a
+ * new one when it is not. A function, so that the cache's bytes (about 700 KB)
+ * are garbage once V8 has read them, instead of living as long as this module.
+ */
+function compileBundle(env: NodeJS.ProcessEnv): Script {
+  const file = cacheFile(env);
+  const cachedData = file === null ? undefined : readCache(file);
+  const script = new Script(Module.wrap(readFileSync(bundleFile, 'utf8')), { filename: bundleFile, cachedData });
+  if (file !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
+    // unref: a short command (`key`, `config`) exits before it and writes nothing.
+    setTimeout(() => {
+      try {
+        writeCache(file, script.createCachedData());
+      } catch {
+        // A read-only place only costs the next start its compile time; the service runs the same.
+      }
+    }, writeAfterMs(env)).unref();
+  }
+  return script;
 }
 
 // As Node runs a CommonJS file: the wrapper's arguments are exports, require, module, __filename, __dirname.
 const bundleModule = { exports: {} };
-const run = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
+const run = compileBundle(process.env).runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
 run.call(bundleModule.exports, bundleModule.exports, createRequire(bundleFile), bundleModule, bundleFile, here);
