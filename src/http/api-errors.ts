@@ -1,10 +1,11 @@
 // The one error shape of the API: { ok: false, error } (remote-control-api.md §2).
 import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
+import { jsonAnswer } from './answer.js';
 
-export function errorResponse(c: Context, status: ContentfulStatusCode, message: string): Response {
-  return c.json({ ok: false as const, error: message }, status);
+/** With the headers the request has gathered (CORS, rate limit), as every API answer. */
+export function errorResponse(c: Context, status: number, message: string): Response {
+  return jsonAnswer(c, { ok: false as const, error: message }, status);
 }
 
 /** "ms: is required: …; color: must be one of …" — every problem, each naming its field. */

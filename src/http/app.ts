@@ -7,6 +7,7 @@ import { cors } from 'hono/cors';
 import type { RoomService, CommandSource } from '../app/room-service.js';
 import type { Logger } from '../log/logger.js';
 import { errorResponse } from './api-errors.js';
+import { addAnswerHeaders, answer, jsonAnswer } from './answer.js';
 import { parseInput } from './input.js';
 import { MAX_BODY_BYTES } from './body-size.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -37,7 +38,7 @@ export interface HttpDeps {
   readonly viewer?: ViewerDeps;
 }
 
-export type AppEnv = { Variables: { route: string } };
+export type AppEnv = { Variables: { route: string; answerHeaders: Record<string, string> } };
 
 
 
@@ -80,9 +81,8 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 
   app.get('/healthz', (c) => {
     c.set('route', 'GET /healthz');
-    c.header('Cache-Control', 'no-store');
     const stopping = deps.isShuttingDown?.() ?? false;
-    return c.json({ ok: !stopping }, stopping ? 503 : 200);
+    return jsonAnswer(c, { ok: !stopping }, stopping ? 503 : 200, { 'Cache-Control': 'no-store' });
   });
 
   mountControlPage(app, { keys: deps.keys, limiter: deps.limiter, clientAddress });
@@ -91,18 +91,17 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   // hono's cors() touches c.res before the handler runs, which makes hono rebuild
   // every answer as a full Web Response with a stream body (half the throughput of
   // GET /state, see BENCHMARKS.md). So it answers preflights only; the headers of
-  // every other /api answer are set up front, where c.json/c.body pick them up.
+  // every other /api answer are gathered up front (answer.ts), where every answer picks them up.
   const preflight = cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Content-Type'], maxAge: 600 });
   app.use('/api/*', async (c, next) => {
     if (c.req.method === 'OPTIONS') return preflight(c, next);
-    c.header('Access-Control-Allow-Origin', '*');
-    c.header('Cache-Control', 'no-store');
+    addAnswerHeaders(c, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
     return next();
   });
 
   const limitedBy = (c: Context, bucket: string) => {
     const decision = deps.limiter.hit(bucket);
-    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) c.header(name, value);
+    addAnswerHeaders(c, rateLimitHeaders(decision));
     return decision;
   };
   const tooMany = (c: Context, resetSeconds: number) =>
@@ -113,7 +112,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
     const decision = limitedBy(c, `address:${clientAddress(c)}`);
     if (!decision.allowed) return tooMany(c, decision.resetSeconds);
     openApiText ??= JSON.stringify(buildOpenApiDocument());
-    return c.body(openApiText, 200, { 'Content-Type': 'application/json' });
+    return answer(c, openApiText, 200, { 'Content-Type': 'application/json' });
   });
 
   // The key, then the quota, for everything else under /api.
@@ -181,10 +180,10 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 async function perform(c: Context<AppEnv>, service: RoomService, action: Action, op: Operation, source: CommandSource): Promise<Response> {
   switch (action.kind) {
     case 'read-state':
-      return c.json({ ok: true as const, state: service.snapshot() }, 200);
+      return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
     case 'list-timers': {
       const room = service.room;
-      return c.json({ ok: true as const, activeTimerId: room.activeTimerId, timers: room.timers }, 200);
+      return jsonAnswer(c, { ok: true as const, activeTimerId: room.activeTimerId, timers: room.timers }, 200);
     }
     case 'command': {
       const { outcome, durable } = service.dispatch(action.command, source);
@@ -196,9 +195,9 @@ async function perform(c: Context<AppEnv>, service: RoomService, action: Action,
         return errorResponse(c, 503, 'the change could not be saved to disk; check the data directory (the service log has the details)');
       }
       if (op.success.schema === 'TimerCreated' && outcome.timer !== undefined) {
-        return c.json({ ok: true as const, timer: outcome.timer }, 201);
+        return jsonAnswer(c, { ok: true as const, timer: outcome.timer }, 201);
       }
-      return c.json({ ok: true as const, state: service.snapshot() }, 200);
+      return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
     }
     default: {
       const unknown: never = action;

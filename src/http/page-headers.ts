@@ -2,6 +2,7 @@
 // only the box's own scripts and styles: no inline script, no CDN, nothing from
 // elsewhere; pages get their configuration from their own URL or data- attributes.
 import type { Context } from 'hono';
+import { answer } from './answer.js';
 
 export const PAGE_CSP = [
   "default-src 'none'",
@@ -32,5 +33,5 @@ export function pageHeaders(opts: PageOptions): Record<string, string> {
 }
 
 export function pageResponse(c: Context, html: string, opts: PageOptions): Response {
-  return c.body(html, 200, pageHeaders(opts));
+  return answer(c, html, 200, pageHeaders(opts));
 }

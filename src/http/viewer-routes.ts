@@ -11,6 +11,7 @@ import { PushHub } from '../push/push-hub.js';
 import type { ResponseSink } from '../push/response-client.js';
 import type { AppEnv, HttpDeps } from './app.js';
 import { errorResponse } from './api-errors.js';
+import { addAnswerHeaders, answer, answerHeaders, jsonAnswer } from './answer.js';
 import { DISPLAY_HTML } from './display-html.js';
 import { assetHandler, pagesDirCandidates } from './page-assets.js';
 import { pageResponse } from './page-headers.js';
@@ -45,7 +46,7 @@ function outgoingOf(c: Context): Outgoing | undefined {
 
 function openStream(c: Context, hub: PushHub, stillAllowed: () => boolean): Response {
   // hono answers HEAD with the GET handler and drops the body: a stream opened here would never be read.
-  if (c.req.method === 'HEAD') return c.body(null, 200, SSE_HEADERS);
+  if (c.req.method === 'HEAD') return answer(c, null, 200, SSE_HEADERS);
   if (!hub.canOpen) return errorResponse(c, 503, 'no more push streams can be opened right now; try again shortly');
   // Last-Event-ID needs no handling: every stream starts with the current snapshot.
   const outgoing = outgoingOf(c);
@@ -53,17 +54,14 @@ function openStream(c: Context, hub: PushHub, stillAllowed: () => boolean): Resp
     // In process (app.request): a web stream, as any fetch-style server would take it.
     const client = hub.open({ stillAllowed });
     if (client === null) return errorResponse(c, 503, 'no more push streams can be opened right now; try again shortly');
-    // c.body, not new Response: the headers set before (rate limit, CORS) stay on the answer.
-    return c.body(client.stream, 200, SSE_HEADERS);
+    // With the headers gathered before (rate limit, CORS, Referrer-Policy).
+    return answer(c, client.stream, 200, SSE_HEADERS);
   }
   // On a socket the hub writes each event straight to the response: through a web
   // stream and the adapter's read loop a change took a third longer to reach the
-  // last of 500 screens (BENCHMARKS.md). The headers are the ones hono would send,
-  // those set before (rate limit, CORS, Referrer-Policy) included.
-  const headers: Record<string, string> = {};
-  c.body(null, 200, SSE_HEADERS).headers.forEach((value, name) => {
-    headers[name] = value;
-  });
+  // last of 500 screens (BENCHMARKS.md). The headers are those of any answer here,
+  // the ones gathered before (rate limit, CORS, Referrer-Policy) included.
+  const headers = answerHeaders(c, SSE_HEADERS);
   // No chunked framing: the stream ends only with its connection, so an event is one plain write.
   outgoing.useChunkedEncodingByDefault = false;
   outgoing.writeHead(200, headers);
@@ -74,7 +72,7 @@ function openStream(c: Context, hub: PushHub, stillAllowed: () => boolean): Resp
 
 function serverTime(c: Context, service: RoomService): Response {
   // The same clock as the snapshots' serverNow/endAt, so offsets estimated here apply to them.
-  return c.json({ serverNow: service.snapshot().serverNow }, 200, { 'Cache-Control': 'no-store' });
+  return jsonAnswer(c, { serverNow: service.snapshot().serverNow }, 200, { 'Cache-Control': 'no-store' });
 }
 
 function startedHub(service: RoomService): PushHub {
@@ -111,7 +109,7 @@ export function mountViewer(app: Hono<AppEnv>, deps: HttpDeps): PushHub {
       }
       return errorResponse(c, 401, 'this viewer link is not valid (the key may have been changed): ask the control room for the current link');
     }
-    c.header('Referrer-Policy', 'no-referrer');
+    addAnswerHeaders(c, { 'Referrer-Policy': 'no-referrer' });
     return handle(c, key);
   };
   app.get('/view/:viewerKey', viewer('', (c) => pageResponse(c, DISPLAY_HTML, { keyInUrl: true })));
