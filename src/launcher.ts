@@ -1,6 +1,6 @@
 // The entry that runs (dist/showclock.mjs): it compiles the service bundle
 // (dist/showclock.cjs) with a V8 code cache when a good one is there, and makes
-// one when it is not. Parsing and compiling 440 KB of JavaScript is about a third
+// one when it is not. Parsing and compiling 440 KB of JavaScript is about a quarter
 // of the start time here and more on a Pi; with the cache the box boots without
 // it (BENCHMARKS.md has the figures). Node 20 has no compile cache of its own
 // (module.enableCompileCache came in Node 22), hence this small launcher.
