@@ -21,6 +21,8 @@ RELEASE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 APP_DIR=/opt/showclock
 ETC_DIR=/etc/showclock
 DATA_DIR=/var/lib/showclock
+# The launcher's code cache (systemd CacheDirectory=): derived from the program, removed with it.
+CACHE_DIR=/var/cache/showclock
 UNIT_DIR=/etc/systemd/system
 SERVICE=showclock.service
 KIOSK=showclock-kiosk.service
@@ -370,7 +372,7 @@ do_uninstall() {
     if systemd_running; then systemctl disable --now "$SERVICE" || true; else systemctl disable "$SERVICE" || true; fi
   fi
   local path
-  for path in "$UNIT_DIR/$SERVICE" "$UNIT_DIR/$SERVICE.d" "$APP_DIR" /usr/local/bin/showclock; do
+  for path in "$UNIT_DIR/$SERVICE" "$UNIT_DIR/$SERVICE.d" "$APP_DIR" "$CACHE_DIR" /usr/local/bin/showclock; do
     if [ -e "$ROOT$path" ]; then
       rm -rf "$ROOT$path"
       say "removed $path"

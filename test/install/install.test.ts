@@ -320,9 +320,12 @@ describe('install.sh over the life of a box', () => {
     '--uninstall keeps the room, keys and config; --purge removes them too',
     () => {
       const keys = read(s, 'var/lib/showclock/keys.json');
+      // What the service's first start leaves in its systemd cache directory.
+      mkdirSync(path.join(s.root, 'var/cache/showclock'), { recursive: true });
+      writeFileSync(path.join(s.root, 'var/cache/showclock/showclock.cjs.cache'), 'cache');
       const removed = s.run('--uninstall');
       expect(removed.status, removed.out).toBe(0);
-      for (const file of ['opt/showclock', 'etc/systemd/system/showclock.service', 'usr/local/bin/showclock']) {
+      for (const file of ['opt/showclock', 'var/cache/showclock', 'etc/systemd/system/showclock.service', 'usr/local/bin/showclock']) {
         expect(exists(s, file), file).toBe(false);
       }
       expect(removed.calls).toEqual(expect.arrayContaining(['systemctl disable --now showclock.service', 'userdel showclock']));
