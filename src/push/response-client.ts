@@ -5,7 +5,7 @@
 // BENCHMARKS.md). Same rules as StreamClient: the socket's own buffer plus a
 // small backlog, coalesced to the latest state when the reader lags, so a slow
 // or dead reader never stalls the hub or grows memory without bound.
-import { PushBacklog } from './push-backlog.js';
+import { allowedSafely, PushBacklog } from './push-backlog.js';
 import type { PushChunk } from './stream-client.js';
 
 /** What is used of the Node response (http.ServerResponse), headers already written. */
@@ -39,13 +39,11 @@ export class ResponseClient {
   readonly #backlog: PushBacklog;
   #waitingForDrain = false;
   #ended = false;
-  #lastTakenMs: number;
 
   constructor(sink: ResponseSink, opts: ResponseClientOptions) {
     this.#sink = sink;
     this.#opts = opts;
-    this.#backlog = new PushBacklog(opts.maxBacklog);
-    this.#lastTakenMs = opts.nowMs();
+    this.#backlog = new PushBacklog(opts.maxBacklog, opts.nowMs);
     // The reader went away (or the connection was cut).
     sink.on('close', () => this.#finish());
   }
@@ -76,17 +74,11 @@ export class ResponseClient {
 
   /** True when the reader has had data waiting and taken nothing for longer than `limitMs`. */
   stalledFor(limitMs: number): boolean {
-    if (this.#ended) return false;
-    const waiting = this.#backlog.length > 0 || this.#sink.writableLength > 0;
-    return waiting && this.#opts.nowMs() - this.#lastTakenMs > limitMs;
+    return !this.#ended && this.#backlog.stalledFor(limitMs, this.#sink.writableLength);
   }
 
   isAllowed(): boolean {
-    try {
-      return this.#opts.stillAllowed();
-    } catch {
-      return false;
-    }
+    return allowedSafely(this.#opts.stillAllowed);
   }
 
   /** Ends the stream from the server side; what is already written is still delivered. */
@@ -113,7 +105,7 @@ export class ResponseClient {
       return;
     }
     // Taken by the kernel at once: the reader keeps up.
-    if (this.#sink.writableLength === 0) this.#lastTakenMs = this.#opts.nowMs();
+    if (this.#sink.writableLength === 0) this.#backlog.readerTook();
     if (!room) {
       this.#waitingForDrain = true;
       this.#sink.once('drain', () => this.#drained());
@@ -122,7 +114,7 @@ export class ResponseClient {
 
   #drained(): void {
     this.#waitingForDrain = false;
-    this.#lastTakenMs = this.#opts.nowMs();
+    this.#backlog.readerTook();
     while (!this.#ended && !this.#waitingForDrain && this.#backlog.length > 0) {
       const next = this.#backlog.take();
       if (next !== undefined) this.#write(next);

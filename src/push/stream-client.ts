@@ -3,7 +3,7 @@
 // at most `highWaterMark` chunks, a small backlog holds what did not fit, and
 // when the backlog overflows it is coalesced to the latest state event (seq
 // still rises, and the last state is never dropped).
-import { PushBacklog } from './push-backlog.js';
+import { allowedSafely, PushBacklog } from './push-backlog.js';
 
 /** A chunk as the hub shares it: the same bytes go to every client. */
 export interface PushChunk {
@@ -33,14 +33,12 @@ export class StreamClient {
   #controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   readonly #backlog: PushBacklog;
   #ended = false;
-  #lastTakenMs: number;
   /** Queue length when last looked at, to tell a reader's progress from new chunks. */
   #observedQueue = 0;
 
   constructor(opts: StreamClientOptions) {
     this.#opts = opts;
-    this.#backlog = new PushBacklog(opts.maxBacklog);
-    this.#lastTakenMs = opts.nowMs();
+    this.#backlog = new PushBacklog(opts.maxBacklog, opts.nowMs);
     this.stream = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
@@ -50,7 +48,7 @@ export class StreamClient {
         // right after an enqueue that left room. Only a shorter (or empty) queue means a reader.
         pull: () => {
           const queued = this.queuedLength;
-          if (queued === 0 || queued < this.#observedQueue) this.#lastTakenMs = this.#opts.nowMs();
+          if (queued === 0 || queued < this.#observedQueue) this.#backlog.readerTook();
           this.#observedQueue = queued;
           this.#flushBacklog();
         },
@@ -96,16 +94,11 @@ export class StreamClient {
 
   /** True when the reader has had data waiting and taken nothing for longer than `limitMs`. */
   stalledFor(limitMs: number): boolean {
-    const waiting = this.#backlog.length > 0 || this.queuedLength > 0;
-    return waiting && this.#opts.nowMs() - this.#lastTakenMs > limitMs;
+    return this.#backlog.stalledFor(limitMs, this.queuedLength);
   }
 
   isAllowed(): boolean {
-    try {
-      return this.#opts.stillAllowed();
-    } catch {
-      return false;
-    }
+    return allowedSafely(this.#opts.stillAllowed);
   }
 
   /** Ends the stream from the server side; what is already queued is still delivered. */
