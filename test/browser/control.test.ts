@@ -333,8 +333,13 @@ describe('control console', { timeout: 60_000 }, () => {
   it('has keyboard shortcuts, shown on the page, that keep out of text fields', async () => {
     await withConsole(async (page, server) => {
       for (const key of ['Space', 'N', 'B']) expect(await page.isVisible(`kbd:text-is("${key}")`)).toBe(true);
+      // The console decides each switch from what it shows (never a blind toggle), so
+      // before the same key again, the page must show the change, not only the server have it.
+      const startPauseText = () => page.textContent('#start-pause-text');
+      const blackoutShown = () => page.getAttribute('#blackout', 'aria-pressed');
       await page.keyboard.press('Space');
       await pollState(server, (s) => s.running).toBe(true);
+      await expect.poll(startPauseText, MOMENT).toBe('Pause');
       await page.keyboard.press('Space');
       await pollState(server, (s) => s.running).toBe(false);
       await page.keyboard.press('n');
@@ -343,6 +348,7 @@ describe('control console', { timeout: 60_000 }, () => {
       await pollState(server, (s) => s.activeTimerId).toBe('t1');
       await page.keyboard.press('b');
       await pollState(server, (s) => s.blackout).toBe(true);
+      await expect.poll(blackoutShown, MOMENT).toBe('true');
       await page.keyboard.press('B');
       await pollState(server, (s) => s.blackout).toBe(false);
       await page.keyboard.press('o');
