@@ -25,7 +25,18 @@ if (!existsSync(bundle) || !existsSync(serviceBundle) || statSync(bundle).mtimeM
 }
 
 // The same Node flags as the systemd unit, so `npm start` runs what a box runs.
-const child = spawn(process.execPath, [...NODE_FLAGS, bundle, ...process.argv.slice(2)], { stdio: 'inherit' });
-// Pass stop signals on, so Ctrl-C and SIGTERM get the service's orderly shutdown.
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+// The IPC channel is the service's lifeline: if this wrapper dies, however it
+// dies (even SIGKILL), the channel closes and the service stops in order.
+const child = spawn(process.execPath, [...NODE_FLAGS, bundle, ...process.argv.slice(2)], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+// Pass stop signals on, for a `kill` aimed at this process alone. A terminal's
+// Ctrl-C reaches the service too (one process group): the service takes a repeat
+// within a second as the same stop.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+// npm, which started this wrapper, may be killed without passing anything on:
+// then this process is handed to another parent, and it stops the service.
+const parentPid = process.ppid;
+const orphanWatch = setInterval(() => {
+  if (process.ppid !== parentPid) child.kill('SIGTERM');
+}, 1_000);
+orphanWatch.unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128)));

@@ -3,7 +3,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { runConfigCommand } from './cli/config-command.js';
 import { runKeyCommand } from './cli/key-command.js';
-import { ConfigError, EXIT_CONFIG, loadConfig, type Config } from './config/config.js';
+import { ConfigError, EXIT_CONFIG, EXIT_DATA_DIR, loadConfig, type Config } from './config/config.js';
 import { systemClock, timeoutScheduler } from './app/clock.js';
 import { RoomService } from './app/room-service.js';
 import { Shutdown } from './app/shutdown.js';
@@ -15,8 +15,10 @@ import { loadOrCreateKeys, type RoomKeys } from './keys/key-file.js';
 import { KeyWatcher } from './keys/key-watcher.js';
 import { startGpio } from './gpio/gpio-adapter.js';
 import { createLogger, type Logger } from './log/logger.js';
+import { DataDirError } from './store/data-dir.js';
 import { openRoom } from './store/open-room.js';
 import { PushHub } from './push/push-hub.js';
+import { storageEvent } from './push/sse-format.js';
 import { RoomStore } from './store/room-store.js';
 import { notifyReady } from './systemd/notify-ready.js';
 
@@ -64,18 +66,29 @@ async function serveRoom(): Promise<void> {
   const config = readConfig();
   let keys: RoomKeys = { apiKey: '', viewerKey: '' };
   const logger = createLogger({ level: config.logLevel, secrets: () => [keys.apiKey, keys.viewerKey] });
-  keys = loadOrCreateKeys(config.dataDir, { apiKey: config.apiKey, viewerKey: config.viewerKey }, (reason) =>
-    logger.error({ file: 'keys.json', reason }, 'the keys file was damaged; new keys were made'),
-  );
+  try {
+    keys = loadOrCreateKeys(config.dataDir, { apiKey: config.apiKey, viewerKey: config.viewerKey }, (level, message, detail) => logger[level](detail, message));
+  } catch (error) {
+    // A data directory or keys file that cannot be used: one line, no stack, and an exit code systemd does not repeat.
+    if (!(error instanceof DataDirError)) throw error;
+    logger.error({ path: error.path }, error.message);
+    if (process.stderr.isTTY) process.stderr.write(`showclock: ${error.message}\n`);
+    process.exit(EXIT_DATA_DIR);
+  }
 
-  // Stop order: closers run in reverse order of `shutdown.add`. Adapters (push
-  // streams, GPIO) add theirs as they start, so they stop before the room service
-  // and the store flush, and after the HTTP server has stopped accepting.
+  // Stop order: the room is made durable first (setDurableRoom below), then the
+  // closers run in reverse order of `shutdown.add`: adapters (push streams, GPIO)
+  // add theirs as they start, so they stop after the HTTP server stops accepting.
   const shutdown = new Shutdown({ logger, exit: (code) => process.exit(code) });
   // Listen for signals from the start: one that arrives while the service is still
   // starting runs the closers registered so far instead of killing the process mid-write.
-  process.on('SIGTERM', () => void shutdown.run('SIGTERM'));
-  process.on('SIGINT', () => void shutdown.run('SIGINT'));
+  // SIGHUP: the terminal that ran `npm start` was closed.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => void shutdown.run(signal));
+  // Started by `npm start`'s wrapper (scripts/start.mjs) over an IPC channel: when
+  // the wrapper dies, however it dies, the channel closes and the service stops in order.
+  if (process.connected) {
+    process.on('disconnect', () => void shutdown.run('wrapper gone'));
+  }
   let server: ServerType | null = null;
   let serverClosed: Promise<void> = Promise.resolve();
   shutdown.add('answers in flight', async () => {
@@ -86,7 +99,6 @@ async function serveRoom(): Promise<void> {
   const scheduler = timeoutScheduler(systemClock);
   const store = new RoomStore({ dataDir: config.dataDir, clock: systemClock, scheduler, logger });
   const initialRoom = await openRoom(store, { clock: systemClock, logger, newTimerId: randomTimerId });
-  shutdown.add('state store (flush)', () => store.close());
 
   const roomService = new RoomService({
     initialRoom,
@@ -96,7 +108,17 @@ async function serveRoom(): Promise<void> {
     persistence: store,
   });
   roomService.start();
-  shutdown.add('room service', () => roomService.close());
+  // The first step of any stop: no more changes, the waiting saves finish, the room is written.
+  shutdown.setDurableRoom({
+    persist: async () => {
+      await roomService.stopAccepting();
+      await store.close();
+    },
+    persistSync: () => {
+      void roomService.stopAccepting();
+      store.closeSync();
+    },
+  });
 
   // Lamps light from the restored room at once; never rejects (a missing GPIO is logged, not fatal).
   const gpio = await startGpio({ mode: config.gpioMode, config: config.gpio, room: roomService, clock: systemClock, scheduler, logger });
@@ -106,6 +128,9 @@ async function serveRoom(): Promise<void> {
   const pushHub = new PushHub({ source: roomService, onError: (error) => logger.error({ err: error }, 'pushing a change to the streams failed') });
   pushHub.start();
   shutdown.add('push streams', () => pushHub.close());
+  // Consoles show a banner while the room is not being saved.
+  if (!store.health().saving) pushHub.setNotice(storageEvent(store.health()));
+  store.onHealthChange((health) => pushHub.setNotice(storageEvent(health)));
 
   const keyWatcher = new KeyWatcher({
     dataDir: config.dataDir,
@@ -130,6 +155,7 @@ async function serveRoom(): Promise<void> {
     logger,
     newTimerId: newTimerIdFor(() => roomService.room),
     isShuttingDown: () => shutdown.stopping,
+    storage: () => store.health(),
     viewer: { hub: pushHub },
   });
 
@@ -165,6 +191,8 @@ async function serveRoom(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // `npm start`'s wrapper holds an IPC channel to this process: it must not keep a short command (key, config) alive.
+  process.channel?.unref();
   const [subcommand, ...rest] = process.argv.slice(2);
   switch (subcommand) {
     case undefined:

@@ -4,7 +4,7 @@
 // monotonic clock, and only then: nothing ticks while nothing is due.
 import { applyCommand, nextDueMonoMs, settle, type Outcome } from '../domain/engine.js';
 import { toSnapshot, type Snapshot } from '../domain/snapshot.js';
-import type { Command, Room } from '../domain/types.js';
+import type { Command, CommandError, Room } from '../domain/types.js';
 import type { Clock, Scheduler } from './clock.js';
 
 /** Where a command came from: kept for the log line, never changes behaviour. */
@@ -20,21 +20,93 @@ export interface RoomChange {
 export type RoomListener = (change: RoomChange) => void;
 
 export interface DispatchResult {
+  /**
+   * The command's outcome. For a change that must be saved before it happens
+   * (see `durable`), the outcome it will have if it can be saved.
+   */
   readonly outcome: Outcome;
+  /** The room after the command; for a change still waiting to be saved, the room before it. */
   readonly room: Room;
   /**
-   * Settles when the change is as durable as the persistence port requires
-   * (running-order edits on disk); the HTTP answer waits for it, buttons need not.
+   * Resolves once the change has happened and is as durable as it must be.
+   * Most changes happen at once and this is already resolved. A running-order
+   * edit (or any change while the seq reserve on disk is used up) happens only
+   * after it is on disk: this rejects with `NotDone` when it cannot be, and then
+   * nothing happened: not applied, not pushed, never written later.
    */
   readonly durable: Promise<void>;
 }
 
-/** Where changes go to be kept; see src/store. */
-export interface Persistence {
-  record(change: RoomChange): Promise<void>;
+/** Why a change that was accepted for saving did not happen; nothing of it remains. */
+export class NotDone extends Error {
+  constructor(
+    readonly kind: 'storage' | 'stopping' | 'refused',
+    message: string,
+    /** For `refused`: the engine's verdict when the change's turn came (another edit came first). */
+    readonly error?: CommandError,
+  ) {
+    super(message);
+  }
 }
 
-const nothingToKeep: Persistence = { record: () => Promise.resolve() };
+/** Where changes go to be kept; see src/store. */
+export interface Persistence {
+  /** True when a change with this seq may be published before anything more is written. */
+  canPublish(seq: number): boolean;
+  /** Puts `room`, a change that has not happened yet, on disk; rejects (and never writes it later) when it cannot. */
+  saveFirst(room: Room): Promise<void>;
+  /** A change that happened; the store keeps it in its own time and reports its own failures. */
+  record(change: RoomChange): void;
+}
+
+const DONE: Promise<void> = Promise.resolve();
+
+function stoppingError(): NotDone {
+  return new NotDone('stopping', 'the service is stopping: nothing was changed; try again once it is back');
+}
+
+/** A rejected promise that nobody awaiting it is also fine with (a button press logs, HTTP answers 503). */
+function stopping(): Promise<void> {
+  const refused = Promise.reject(stoppingError());
+  refused.catch(() => {});
+  return refused;
+}
+
+const nothingToKeep: Persistence = { canPublish: () => true, saveFirst: () => Promise.resolve(), record: () => {} };
+
+/**
+ * Running-order edits must be on disk before they are acknowledged (and so before
+ * they happen). `timer.select` is not one: it is navigation, like next/previous.
+ */
+export function isRunningOrderEdit(command: Command): boolean {
+  switch (command.type) {
+    case 'timer.create':
+    case 'timer.update':
+    case 'timer.delete':
+    case 'timer.move':
+      return true;
+    case 'timer.select':
+    case 'start':
+    case 'pause':
+    case 'toggle':
+    case 'reset':
+    case 'next':
+    case 'previous':
+    case 'adjust':
+    case 'message.set':
+    case 'message.clear':
+    case 'blackout.set':
+    case 'blackout.toggle':
+    case 'onair.set':
+    case 'onair.toggle':
+    case 'settings.set':
+      return false;
+    default: {
+      const unknown: never = command;
+      throw new Error(`unhandled command ${JSON.stringify(unknown)}`);
+    }
+  }
+}
 
 export class RoomService {
   #room: Room;
@@ -47,6 +119,10 @@ export class RoomService {
   #pending: { cancel(): void } | null = null;
   #pendingAtMonoMs: number | null = null;
   #stopped = true;
+  /** False once a stop has begun: every change is refused, so the final save is the last word. */
+  #accepting = true;
+  /** Changes that are saved before they happen, one at a time, in the order they came. */
+  #saveQueue: Promise<void> = Promise.resolve();
 
   readonly #onListenerError: (error: unknown) => void;
   readonly #persistence: Persistence;
@@ -55,7 +131,7 @@ export class RoomService {
     initialRoom: Room;
     clock: Clock;
     scheduler: Scheduler;
-    /** A failing listener (store, lamp, stream) is reported here and never undoes or blocks the change. */
+    /** A failing listener (lamp, stream) is reported here and never undoes or blocks the change. */
     onListenerError?: (error: unknown) => void;
     persistence?: Persistence;
   }) {
@@ -79,6 +155,18 @@ export class RoomService {
     this.#pendingAtMonoMs = null;
   }
 
+  /**
+   * The first step of a stop: from now on every change is refused (nothing
+   * happens, the answer says so) and nothing changes by itself. Resolves when the
+   * changes already waiting for their save have happened or been refused, so the
+   * room is final and can be written one last time.
+   */
+  stopAccepting(): Promise<void> {
+    this.#accepting = false;
+    this.close();
+    return this.#saveQueue;
+  }
+
   get room(): Room {
     return this.#room;
   }
@@ -95,29 +183,67 @@ export class RoomService {
   }
 
   dispatch(command: Command, source: CommandSource): DispatchResult {
-    const nowMonoMs = this.#clock.monoMs();
     const previous = this.#room;
-    const applied = applyCommand(previous, command, nowMonoMs);
-    const durable = this.#commit(applied.room, previous, command, source);
-    return { outcome: applied.outcome, room: this.#room, durable };
+    const applied = applyCommand(previous, command, this.#clock.monoMs());
+    if (!applied.outcome.ok || applied.room.seq === previous.seq || !this.#accepting) {
+      // Refused or a no-op: only zero events that fell due change the room (while accepting).
+      if (this.#accepting) this.#commit(applied.room, previous, command, source);
+      const durable = this.#accepting || !applied.outcome.ok || applied.room.seq === previous.seq ? DONE : stopping();
+      return { outcome: applied.outcome, room: this.#room, durable };
+    }
+    if (!isRunningOrderEdit(command) && this.#persistence.canPublish(applied.room.seq)) {
+      this.#commit(applied.room, previous, command, source);
+      return { outcome: applied.outcome, room: this.#room, durable: DONE };
+    }
+    return { outcome: applied.outcome, room: previous, durable: this.#saveThenApply(command, source) };
+  }
+
+  /**
+   * A change that must be on disk before it happens. Transport, messages and
+   * switches never wait for it, so when its turn comes the command is applied to
+   * the room as it is then; once saved, it is applied once more if anything came
+   * in meanwhile (the running order, the only thing it touches, cannot have moved:
+   * only these changes touch it, one at a time).
+   */
+  #saveThenApply(command: Command, source: CommandSource): Promise<void> {
+    const turn = this.#saveQueue.then(async () => {
+      if (!this.#accepting) throw stoppingError();
+      const base = this.#room;
+      const candidate = applyCommand(base, command, this.#clock.monoMs());
+      if (!candidate.outcome.ok) throw new NotDone('refused', candidate.outcome.error.message, candidate.outcome.error);
+      if (candidate.room.seq === base.seq) return;
+      try {
+        await this.#persistence.saveFirst(candidate.room);
+      } catch (error) {
+        throw new NotDone('storage', `the change could not be saved, so it was not made (${error instanceof Error ? error.message : String(error)})`);
+      }
+      // On disk: it happens now, even if a stop began meanwhile (the stop waits for this queue).
+      const now = this.#room;
+      const next = now === base ? candidate.room : applyCommand(now, command, this.#clock.monoMs()).room;
+      this.#commit(next, now, command, source);
+    });
+    this.#saveQueue = turn.catch(() => {});
+    return turn;
   }
 
   #settle(): void {
+    if (!this.#accepting) return;
     const previous = this.#room;
-    const durable = this.#commit(settle(previous, this.#clock.monoMs()), previous, 'zero', 'system');
-    durable.catch((error: unknown) => this.#onListenerError(error));
+    this.#commit(settle(previous, this.#clock.monoMs()), previous, 'zero', 'system');
   }
 
-  #commit(next: Room, previous: Room, cause: Command | 'zero', source: CommandSource): Promise<void> {
+  #commit(next: Room, previous: Room, cause: Command | 'zero', source: CommandSource): void {
     this.#room = next;
-    let durable = Promise.resolve();
     if (next.seq !== previous.seq) {
       const change: RoomChange = { room: next, previous, cause, source };
-      durable = this.#persistence.record(change);
+      try {
+        this.#persistence.record(change);
+      } catch (error) {
+        this.#onListenerError(error);
+      }
       this.#deliver(change);
     }
     this.#arm();
-    return durable;
   }
 
   /**

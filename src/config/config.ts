@@ -1,6 +1,7 @@
 // Configuration: the JSON file named by SHOWCLOCK_CONFIG, then environment
 // variables on top. Validated with zod at start; any problem is a ConfigError
-// naming each bad field by its path, and main exits with 78 (EX_CONFIG).
+// naming each bad field by its path, and main exits with 78 (EX_CONFIG). A data
+// directory or keys file that cannot be used exits with 73 (EXIT_DATA_DIR).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -11,6 +12,12 @@ export const GPIO_MODES = ['auto', 'onoff', 'sim', 'off'] as const;
 export type GpioMode = (typeof GPIO_MODES)[number];
 
 export const EXIT_CONFIG = 78;
+/**
+ * A data directory or keys.json the service cannot use at start (EX_CANTCREAT).
+ * Like EXIT_CONFIG it is in the unit's RestartPreventExitStatus: restarting
+ * every second cannot fix a permission or a path, a person has to.
+ */
+export const EXIT_DATA_DIR = 73;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 

@@ -162,7 +162,8 @@ export class ButtonBinding {
     const fields = { pin: spec.bcm, action: press.action, press: kind };
     try {
       const result = sink.dispatch(press.command, 'gpio');
-      result.durable.catch((error: unknown) => logger.error({ ...fields, reason: errorText(error) }, 'a button press was applied but not saved'));
+      // Rejects only when the change did not happen (the service is stopping, or it had to be saved first and could not be).
+      result.durable.catch((error: unknown) => logger.error({ ...fields, reason: errorText(error) }, `button BCM ${spec.bcm}: ${describePress(press)} did not happen: ${errorText(error)}`));
       if (result.outcome.ok) {
         logger.info({ ...fields, seq: result.room.seq }, `button BCM ${spec.bcm}: ${describePress(press)}`);
       } else {

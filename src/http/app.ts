@@ -4,7 +4,8 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import type { RoomService, CommandSource } from '../app/room-service.js';
+import { NotDone, type RoomService, type CommandSource } from '../app/room-service.js';
+import type { StorageHealth } from '../store/room-store.js';
 import type { Logger } from '../log/logger.js';
 import { errorResponse } from './api-errors.js';
 import { addAnswerHeaders, answer, jsonAnswer } from './answer.js';
@@ -34,6 +35,8 @@ export interface HttpDeps {
   /** The client's address, for limiting invalid-key requests; the socket's by default. */
   readonly clientAddress?: (c: Context) => string;
   readonly isShuttingDown?: () => boolean;
+  /** Whether the room is being saved; always "saving" when not given (tests without a store). */
+  readonly storage?: () => StorageHealth;
   /** The push hub and page bundles for /events, /view, /display and /assets; see viewer-routes.ts. */
   readonly viewer?: ViewerDeps;
 }
@@ -79,10 +82,17 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 
   app.notFound((c) => errorResponse(c, 404, 'unknown operation: see /api/v1/openapi.json for the list of operations'));
 
+  const storage = deps.storage ?? (() => SAVING);
+
+  // 503 for a monitor whenever something is wrong: stopping, or the room not being saved (the body says which).
   app.get('/healthz', (c) => {
     c.set('route', 'GET /healthz');
     const stopping = deps.isShuttingDown?.() ?? false;
-    return jsonAnswer(c, { ok: !stopping }, stopping ? 503 : 200, { 'Cache-Control': 'no-store' });
+    const health = storage();
+    const body = health.saving
+      ? { ok: !stopping, stopping, storage: 'ok' as const }
+      : { ok: false, stopping, storage: 'failing' as const, problem: `the room is not being saved: ${health.problem}`, since: new Date(health.sinceWallMs).toISOString() };
+    return jsonAnswer(c, body, stopping || !health.saving ? 503 : 200, { 'Cache-Control': 'no-store', ...storageHeader(health) });
   });
 
   mountControlPage(app, { keys: deps.keys, limiter: deps.limiter, clientAddress });
@@ -95,7 +105,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   const preflight = cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Content-Type'], maxAge: 600 });
   app.use('/api/*', async (c, next) => {
     if (c.req.method === 'OPTIONS') return preflight(c, next);
-    addAnswerHeaders(c, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
+    addAnswerHeaders(c, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store', ...storageHeader(storage()) });
     return next();
   });
 
@@ -151,7 +161,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
         const parsed = parseInput(op, method, c.req.query(), bodyText);
         if (!parsed.ok) return errorResponse(c, 400, parsed.error);
         const action = op.toAction(parsed.input, { id: c.req.param('id') ?? '', newTimerId: deps.newTimerId });
-        return await perform(c, deps.service, action, op, `http-${op.version}`);
+        return await perform(c, deps.service, action, op, `http-${op.version}`, storage);
       };
       if (method === 'POST') app.post(honoPath(op), named, limitBody, handler);
       else app.get(honoPath(op), named, handler);
@@ -177,7 +187,27 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   return app;
 }
 
-async function perform(c: Context<AppEnv>, service: RoomService, action: Action, op: Operation, source: CommandSource): Promise<Response> {
+const SAVING: StorageHealth = { saving: true };
+
+/** Exposed to browsers too (CORS), so the console can read it from any answer. */
+export const STORAGE_HEADER = 'Showclock-Storage';
+
+/** Every answer says loudly when the room is not being saved; nothing at all when it is. */
+function storageHeader(health: StorageHealth): Record<string, string> {
+  if (health.saving) return {};
+  // Header values are ASCII: a path or message with other characters must not break the answer.
+  const problem = health.problem.replace(/[^\x20-\x7e]/g, '?');
+  return { [STORAGE_HEADER]: `failing; the room is not being saved: ${problem}`, 'Access-Control-Expose-Headers': STORAGE_HEADER };
+}
+
+async function perform(
+  c: Context<AppEnv>,
+  service: RoomService,
+  action: Action,
+  op: Operation,
+  source: CommandSource,
+  storage: () => StorageHealth,
+): Promise<Response> {
   switch (action.kind) {
     case 'read-state':
       return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
@@ -188,12 +218,16 @@ async function perform(c: Context<AppEnv>, service: RoomService, action: Action,
     case 'command': {
       const { outcome, durable } = service.dispatch(action.command, source);
       if (!outcome.ok) return errorResponse(c, outcome.error.kind === 'not_found' ? 404 : 400, outcome.error.message);
-      // Never acknowledge what is not kept: a failed write answers 503, not 2xx.
+      // A change that is saved before it happens is answered once it has happened, or not at all.
       try {
         await durable;
-      } catch {
-        return errorResponse(c, 503, 'the change could not be saved to disk; check the data directory (the service log has the details)');
+      } catch (error) {
+        addAnswerHeaders(c, storageHeader(storage()));
+        if (!(error instanceof NotDone)) throw error;
+        return notDoneResponse(c, error);
       }
+      // The save may have just failed or recovered: the answer tells how it is now.
+      addAnswerHeaders(c, storageHeader(storage()));
       if (op.success.schema === 'TimerCreated' && outcome.timer !== undefined) {
         return jsonAnswer(c, { ok: true as const, timer: outcome.timer }, 201);
       }
@@ -207,3 +241,23 @@ async function perform(c: Context<AppEnv>, service: RoomService, action: Action,
 }
 
 export type { Method };
+
+function notDoneResponse(c: Context<AppEnv>, error: NotDone): Response {
+  switch (error.kind) {
+    case 'storage':
+      return errorResponse(
+        c,
+        503,
+        'nothing was changed: the change could not be saved to disk, and running-order edits are made only once they are saved; ' +
+          'transport, messages and switches still work. Check the SD card and free space (the service log and /healthz have the details)',
+      );
+    case 'stopping':
+      return errorResponse(c, 503, error.message);
+    case 'refused':
+      return errorResponse(c, error.error?.kind === 'not_found' ? 404 : 400, error.message);
+    default: {
+      const unknown: never = error.kind;
+      throw new Error(`unhandled refusal ${String(unknown)}`);
+    }
+  }
+}

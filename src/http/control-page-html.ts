@@ -71,6 +71,7 @@ export function renderControlPage(view: ControlPageView): string {
 </head>
 <body data-api-key="${escapeHtml(view.apiKey)}" data-viewer-key="${escapeHtml(view.viewerKey)}">
 <header><h1>Showclock control</h1><span id="connection" role="status">connecting…</span></header>
+<div id="storage-banner" role="alert" hidden><strong>Not saving</strong> <span id="storage-banner-text"></span></div>
 <div id="notice" role="alert" hidden><span id="notice-text"></span><button type="button" id="notice-close" aria-label="Dismiss">✕</button></div>
 <noscript><p>The control console needs JavaScript. The API and the URLs below work without it.</p></noscript>
 <main>

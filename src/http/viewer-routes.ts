@@ -44,7 +44,7 @@ function outgoingOf(c: Context): Outgoing | undefined {
   return (c.env as { outgoing?: Outgoing } | undefined)?.outgoing;
 }
 
-function openStream(c: Context, hub: PushHub, stillAllowed: () => boolean): Response {
+function openStream(c: Context, hub: PushHub, stillAllowed: () => boolean, control = false): Response {
   // hono answers HEAD with the GET handler and drops the body: a stream opened here would never be read.
   if (c.req.method === 'HEAD') return answer(c, null, 200, SSE_HEADERS);
   if (!hub.canOpen) return errorResponse(c, 503, 'no more push streams can be opened right now; try again shortly');
@@ -52,7 +52,7 @@ function openStream(c: Context, hub: PushHub, stillAllowed: () => boolean): Resp
   const outgoing = outgoingOf(c);
   if (outgoing === undefined) {
     // In process (app.request): a web stream, as any fetch-style server would take it.
-    const client = hub.open({ stillAllowed });
+    const client = hub.open({ stillAllowed, control });
     if (client === null) return errorResponse(c, 503, 'no more push streams can be opened right now; try again shortly');
     // With the headers gathered before (rate limit, CORS, Referrer-Policy).
     return answer(c, client.stream, 200, SSE_HEADERS);
@@ -66,7 +66,7 @@ function openStream(c: Context, hub: PushHub, stillAllowed: () => boolean): Resp
   outgoing.useChunkedEncodingByDefault = false;
   outgoing.writeHead(200, headers);
   // canOpen was checked above, in this same turn: the hub takes it.
-  if (hub.openOn(outgoing, { stillAllowed, abortConnection: () => outgoing.destroy() }) === null) outgoing.destroy();
+  if (hub.openOn(outgoing, { stillAllowed, control, abortConnection: () => outgoing.destroy() }) === null) outgoing.destroy();
   return RESPONSE_ALREADY_SENT;
 }
 
@@ -94,7 +94,7 @@ export function mountViewer(app: Hono<AppEnv>, deps: HttpDeps): PushHub {
   app.get('/api/v1/:key/events', (c) => {
     c.set('route', 'GET /api/v1/{api_key}/events');
     const key = c.req.param('key');
-    return openStream(c, hub, () => sameSecret(key, deps.keys().apiKey));
+    return openStream(c, hub, () => sameSecret(key, deps.keys().apiKey), true);
   });
 
   // The viewer key is checked here; valid viewer traffic is never counted, wrong keys

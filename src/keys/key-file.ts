@@ -1,10 +1,30 @@
 // The room's two keys, in their own file (mode 0600) beside the state, so a
 // damaged state file never loses them. Generated at first start: 192 random
 // bits each, base64url, so they are safe in a URL path.
+//
+// Keys are never destroyed: a keys.json that cannot be read stops the start
+// (DataDirError, exit 73) and is left as it is; a damaged one is kept aside as
+// keys.damaged-<time>.json before new keys are made; temp files of a write that
+// was cut off (they hold both keys) are removed; a file open to other users is
+// set back to 0600.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isTempFileOf } from '../store/atomic-file.js';
+import { checkDataDir, DataDirError, errorCode } from '../store/data-dir.js';
 
 export const KEYS_FILE = 'keys.json';
 
@@ -27,66 +47,188 @@ export function keysPath(dataDir: string): string {
   return path.join(dataDir, KEYS_FILE);
 }
 
-export type KeysRead = { readonly kind: 'ok'; readonly keys: RoomKeys } | { readonly kind: 'missing' } | { readonly kind: 'damaged'; readonly reason: string };
+export type KeysRead =
+  | { readonly kind: 'ok'; readonly keys: RoomKeys }
+  | { readonly kind: 'missing' }
+  /** Read, but not a keys file: it may be kept aside and replaced. */
+  | { readonly kind: 'damaged'; readonly reason: string }
+  /** Could not be read (EACCES, EISDIR, EIO...): it may still hold good keys, so it is never replaced. */
+  | { readonly kind: 'unreadable'; readonly code: string; readonly reason: string };
 
-export function readKeys(dataDir: string): KeysRead {
+function readKeysFile(file: string): { read: KeysRead; mode?: number } {
   let text: string;
+  let mode: number;
   try {
-    text = readFileSync(keysPath(dataDir), 'utf8');
+    const fd = openSync(file, 'r');
+    try {
+      mode = fstatSync(fd).mode;
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    return { kind: 'damaged', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    const code = errorCode(error);
+    if (code === 'ENOENT') return { read: { kind: 'missing' } };
+    return { read: { kind: 'unreadable', code, reason: `cannot be read (${code})` } };
   }
   try {
     const parsed = KeysFileSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) return { kind: 'damaged', reason: 'not a keys file of version 1' };
-    return { kind: 'ok', keys: { apiKey: parsed.data.apiKey, viewerKey: parsed.data.viewerKey } };
+    if (!parsed.success) return { read: { kind: 'damaged', reason: 'not a keys file of version 1' }, mode };
+    return { read: { kind: 'ok', keys: { apiKey: parsed.data.apiKey, viewerKey: parsed.data.viewerKey } }, mode };
   } catch {
-    return { kind: 'damaged', reason: 'not valid JSON' };
+    return { read: { kind: 'damaged', reason: 'not valid JSON' }, mode };
   }
 }
 
-/** Atomic write: temp file (0600), fsync, rename, fsync the directory. */
-export function writeKeys(dataDir: string, keys: RoomKeys): void {
-  mkdirSync(dataDir, { recursive: true });
-  const target = keysPath(dataDir);
-  const temp = `${target}.tmp-${process.pid}`;
-  writeFileSync(temp, `${JSON.stringify({ version: 1, ...keys }, null, 2)}\n`, { mode: 0o600 });
-  const fd = openSync(temp, 'r');
+export function readKeys(dataDir: string): KeysRead {
+  return readKeysFile(keysPath(dataDir)).read;
+}
+
+function syncFile(file: string): void {
+  const fd = openSync(file, 'r');
   try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  renameSync(temp, target);
-  const dirFd = openSync(dataDir, 'r');
+}
+
+/**
+ * Atomic write: temp file (0600), fsync, rename, fsync the directory. A failure
+ * removes the temp file (it holds both keys) and is a DataDirError naming the file.
+ */
+export function writeKeys(dataDir: string, keys: RoomKeys): void {
+  const target = path.resolve(keysPath(dataDir));
+  const temp = `${target}.tmp-${process.pid}`;
   try {
-    fsyncSync(dirFd);
-  } finally {
-    closeSync(dirFd);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(temp, `${JSON.stringify({ version: 1, ...keys }, null, 2)}\n`, { mode: 0o600 });
+    syncFile(temp);
+    renameSync(temp, target);
+    syncFile(path.dirname(target));
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Not made, or already renamed.
+    }
+    const code = errorCode(error);
+    throw new DataDirError(`cannot save the keys in ${target} (${code}): make ${path.dirname(target)} writable for the service user${code === 'ENOSPC' ? ' and free some space on it' : ''}`, target);
+  }
+}
+
+/** How loadOrCreateKeys tells what it did or found; one line each, never a key. */
+export type KeysReport = (level: 'error' | 'warn' | 'info', message: string, detail: { readonly path: string; readonly [field: string]: unknown }) => void;
+
+/** A file name stamp without characters some file systems refuse. */
+function stamp(wallMs: number): string {
+  return new Date(wallMs).toISOString().replace(/[:.]/g, '-');
+}
+
+function unreadableMessage(file: string, code: string): string {
+  switch (code) {
+    case 'EISDIR':
+      return `${file} is a directory, not the keys file: move it away and start again (new keys are made then)`;
+    case 'EACCES':
+    case 'EPERM':
+      return `${file} cannot be read (${code}): give the service user read access (chown showclock ${file}); the keys are not replaced`;
+    default:
+      return `${file} cannot be read (${code}): check the file and the storage it is on; the keys are not replaced`;
+  }
+}
+
+/** Removes temp files of keys.json that a cut-off write left (they hold both keys); returns their names. */
+function removeLeftoverTemps(file: string): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(path.dirname(file))) {
+    if (!isTempFileOf(file, name)) continue;
+    try {
+      unlinkSync(path.join(path.dirname(file), name));
+      removed.push(name);
+    } catch {
+      // Gone already, or not ours to remove: it is never read either way.
+    }
+  }
+  return removed;
+}
+
+function fixMode(file: string, mode: number, report: KeysReport): void {
+  const octal = (mode & 0o777).toString(8).padStart(4, '0');
+  try {
+    chmodSync(file, 0o600);
+    report('warn', `${file} was open to other users (mode ${octal}): set it to 0600`, { path: file });
+  } catch (error) {
+    report('warn', `${file} is open to other users (mode ${octal}) and could not be set to 0600 (${errorCode(error)}): run chmod 600 ${file}`, { path: file });
   }
 }
 
 /**
- * The keys to use: from the file, generated and written on first start, or
- * fixed by the environment. A damaged file is replaced by new keys (reported
- * through `onDamaged`), since the service must start either way.
+ * The keys to use at start (and for `showclock key`): from the file, generated
+ * and written on first start, or fixed by the environment. Throws DataDirError
+ * (exit 73) when the data directory or keys.json cannot be used, leaving every
+ * file as it is. A read-only data directory is fine as long as nothing has to be
+ * saved: keys from the file or the environment are used, with a warning.
  */
 export function loadOrCreateKeys(
   dataDir: string,
   fixed: { apiKey: string | undefined; viewerKey: string | undefined },
-  onDamaged: (reason: string) => void = () => {},
+  report: KeysReport = () => {},
 ): RoomKeys {
-  const read = readKeys(dataDir);
-  if (read.kind === 'damaged') onDamaged(read.reason);
+  const dir = path.resolve(dataDir);
+  const state = checkDataDir(dir);
+  if (state.kind === 'unusable') throw new DataDirError(state.message, dir);
+  const file = keysPath(dir);
+  if (state.kind === 'writable') {
+    const removed = removeLeftoverTemps(file);
+    if (removed.length > 0) report('info', `removed temp files of ${file} left by a write that was cut off`, { path: file, files: removed });
+  }
+
+  const { read, mode } = readKeysFile(file);
+  if (read.kind === 'unreadable') throw new DataDirError(unreadableMessage(file, read.code), file);
+  if (mode !== undefined && (mode & 0o077) !== 0) fixMode(file, mode, report);
+
   const stored = read.kind === 'ok' ? read.keys : undefined;
   const keys: RoomKeys = {
     apiKey: fixed.apiKey ?? stored?.apiKey ?? generateKey(),
     viewerKey: fixed.viewerKey ?? stored?.viewerKey ?? generateKey(),
   };
-  if (stored === undefined || stored.apiKey !== keys.apiKey || stored.viewerKey !== keys.viewerKey) {
+  // A key made here exists nowhere else: it must be saved, or the start fails.
+  const generated = stored === undefined && (fixed.apiKey === undefined || fixed.viewerKey === undefined);
+  const changed = stored === undefined || stored.apiKey !== keys.apiKey || stored.viewerKey !== keys.viewerKey;
+
+  if (state.kind === 'read-only') {
+    if (generated) {
+      throw new DataDirError(
+        read.kind === 'damaged'
+          ? `${file} is damaged (${read.reason}) and the data directory is read-only (${state.reason}), so it cannot be kept aside and new keys cannot be saved: make ${dir} writable for the service user; the file is left as it is`
+          : `data directory ${dir} is read-only (${state.reason}) and holds no keys.json, so new keys cannot be saved: make it writable for the service user, or set SHOWCLOCK_API_KEY and SHOWCLOCK_VIEWER_KEY`,
+        read.kind === 'damaged' ? file : dir,
+      );
+    }
+    const what = !changed
+      ? `the keys in ${file} are used`
+      : `the keys from the environment are used but not saved in ${file}${read.kind === 'damaged' ? `, which is damaged (${read.reason}) and left as it is` : ''}`;
+    report('warn', `data directory ${dir} is read-only (${state.reason}): ${what}; nothing is saved there until it is writable`, { path: dir });
+    return keys;
+  }
+  if (!changed) return keys;
+
+  if (read.kind === 'damaged') {
+    const kept = path.join(dir, `keys.damaged-${stamp(Date.now())}.json`);
+    try {
+      renameSync(file, kept);
+    } catch (error) {
+      throw new DataDirError(`${file} is damaged (${read.reason}) and cannot be kept aside (${errorCode(error)}): move it away by hand and start again; it is not overwritten`, file);
+    }
+    const made = generated ? 'made new keys: run `npm run key` for the new links (button panels need the new API key)' : 'saved the keys from the environment';
+    report('error', `${file} is damaged (${read.reason}): kept it as ${kept} and ${made}`, { path: file, keptAs: kept });
+  }
+  try {
     // Environment keys are written too, so `npm run key` prints what the service uses.
-    writeKeys(dataDir, keys);
+    writeKeys(dir, keys);
+  } catch (error) {
+    if (generated || !(error instanceof DataDirError)) throw error;
+    report('warn', `${error.message}; the keys from the environment are used`, { path: file });
   }
   return keys;
 }

@@ -46,7 +46,7 @@ export class KeyWatcher {
     const read = readKeys(this.#deps.dataDir);
     // A missing file mid-replace, or damaged by hand: keep serving with the keys we have.
     if (read.kind === 'missing') return;
-    if (read.kind === 'damaged') {
+    if (read.kind === 'damaged' || read.kind === 'unreadable') {
       this.#deps.onProblem(`${KEYS_FILE} ${read.reason}; keeping the keys in use`, { file: KEYS_FILE });
       return;
     }

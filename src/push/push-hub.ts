@@ -53,6 +53,8 @@ export interface PushHubOptions {
 }
 
 export interface OpenOptions {
+  /** A stream opened with the API key (a console): it also gets the hub's notice (see setNotice). */
+  readonly control?: boolean;
   /** Checked at every heartbeat; false ends the stream (the key it was opened with was rotated). */
   readonly stillAllowed?: () => boolean;
   /** Tears down the connection under a stalled stream (the socket), which closing the stream cannot reach. */
@@ -73,6 +75,8 @@ export class PushHub {
   readonly #onError: (error: unknown) => void;
   readonly #clients = new Set<PushClient>();
   readonly #aborts = new WeakMap<PushClient, () => void>();
+  readonly #control = new WeakSet<PushClient>();
+  #notice: PushChunk | null = null;
   readonly #heartbeatChunk: PushChunk = { bytes: encodeChunk(HEARTBEAT), seq: null };
   #unsubscribe: (() => void) | null = null;
   #heartbeat: { cancel(): void } | null = null;
@@ -157,10 +161,21 @@ export class PushHub {
     return this.#admit(client, opts);
   }
 
+  /**
+   * An event for the control streams only, sent now and to every control stream
+   * that opens later, until it is replaced (the storage health: not for viewers).
+   */
+  setNotice(eventText: string): void {
+    this.#notice = { bytes: encodeChunk(eventText), seq: null };
+    for (const client of this.#clients) if (this.#control.has(client)) client.send(this.#notice);
+  }
+
   #admit<C extends PushClient>(client: C, opts: OpenOptions): C {
     if (opts.abortConnection !== undefined) this.#aborts.set(client, opts.abortConnection);
+    if (opts.control === true) this.#control.add(client);
     const snapshot = this.#source.snapshot();
     client.send({ bytes: encodeChunk(stateEvent(snapshot)), seq: snapshot.seq });
+    if (opts.control === true && this.#notice !== null) client.send(this.#notice);
     // The connection may be gone already (closed before its first write): nothing to keep.
     if (client.ended) return client;
     this.#clients.add(client);

@@ -17,3 +17,11 @@ const encoder = new TextEncoder();
 export function encodeChunk(text: string): Uint8Array {
   return encoder.encode(text);
 }
+
+export const STORAGE_EVENT = 'storage';
+
+/** Whether the room is being saved, for consoles: `{ saving, problem?, since? }`. */
+export function storageEvent(health: { saving: true } | { saving: false; problem: string; sinceWallMs: number }): string {
+  const data = health.saving ? { saving: true } : { saving: false, problem: health.problem, since: new Date(health.sinceWallMs).toISOString() };
+  return `event: ${STORAGE_EVENT}\ndata: ${JSON.stringify(data)}\n\n`;
+}

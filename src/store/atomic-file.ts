@@ -3,6 +3,7 @@
 // leaves either the old file or the new one, never a mix; a leftover temp file is
 // ignored (and cleaned on the next start). One write in flight per file: asks
 // that arrive meanwhile are folded into one next write of the latest content.
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename, unlink, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -64,6 +65,15 @@ interface Queued {
   readonly reject: (error: unknown) => void;
 }
 
+function syncPathSync(file: string): void {
+  const fd = openSync(file, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export class AtomicFile {
   readonly file: string;
   readonly #ops: AtomicFileOps;
@@ -71,6 +81,8 @@ export class AtomicFile {
   #queued: Queued | null = null;
   #draining: Promise<void> | null = null;
   #counter = 0;
+  /** Set by writeSync: the last write was made, no other starts after it. */
+  #closed = false;
   /** Files actually replaced, for the write-rate figures. */
   writes = 0;
 
@@ -101,6 +113,35 @@ export class AtomicFile {
     return promise;
   }
 
+  /**
+   * The last write, made synchronously with what `produce` returns now, for a
+   * process about to exit; no write starts after it (queued ones are rejected).
+   * A write already in flight may still finish after it, older but whole: the
+   * one rename the thread pool may be running at this instant.
+   */
+  writeSync(produce: Produce): void {
+    this.#closed = true;
+    const content = produce();
+    if (content === null) return;
+    this.#counter += 1;
+    const temp = `${this.file}${TEMP_MARK}${process.pid}-${this.#counter}`;
+    try {
+      writeFileSync(temp, content.text, { encoding: 'utf8', mode: this.#mode });
+      syncPathSync(temp);
+      renameSync(temp, this.file);
+    } catch (error) {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // It may never have been made.
+      }
+      throw error;
+    }
+    syncPathSync(path.dirname(this.file));
+    this.writes += 1;
+    content.written?.();
+  }
+
   /** Resolves when nothing is queued or in flight. */
   async idle(): Promise<void> {
     while (this.#draining !== null) await this.#draining;
@@ -114,6 +155,7 @@ export class AtomicFile {
       const entry = this.#queued;
       this.#queued = null;
       try {
+        if (this.#closed) throw new Error(`${this.file} was written for the last time: the service is stopping`);
         const content = entry.produce();
         if (content !== null) {
           await this.#replace(content.text);

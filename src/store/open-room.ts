@@ -1,5 +1,6 @@
 // Start-up: the room to serve, from the state file when there is a good one,
-// else a fresh room; saved once (with a fresh seq reserve) before serving.
+// else a fresh room; saved once (with a fresh seq reserve) before serving, or
+// served from memory when the data directory cannot be written.
 import type { Clock } from '../app/clock.js';
 import { createRoom } from '../domain/room.js';
 import type { Room } from '../domain/types.js';
@@ -21,6 +22,5 @@ export async function openRoom(store: RoomStore, deps: { clock: Clock; logger: L
     if (restored.warning !== null) logger.warn(summary, `restored the room, but ${restored.warning}`);
     else logger.info(summary, 'restored the room from the state file');
   }
-  await store.start(room);
-  return room;
+  return store.start(room, { restored: document !== null });
 }

@@ -2,7 +2,7 @@
 // only when the test moves it, and a scheduled wake-up runs only when the test fires it.
 import { describe, expect, it } from 'vitest';
 import type { Clock, Scheduler } from '../../src/app/clock.js';
-import { RoomService, type Persistence, type RoomChange } from '../../src/app/room-service.js';
+import { NotDone, RoomService, type Persistence, type RoomChange } from '../../src/app/room-service.js';
 import { nextDueMonoMs } from '../../src/domain/engine.js';
 import { createRoom } from '../../src/domain/room.js';
 import type { Room, Settings } from '../../src/domain/types.js';
@@ -299,68 +299,171 @@ describe('RoomService: listeners', () => {
   });
 });
 
+/** A store double: what was saved first and recorded, with saveFirst held until the test lets it go. */
+function recordingStore(opts: { reserveTo?: number } = {}) {
+  const recorded: RoomChange[] = [];
+  const savedFirst: Room[] = [];
+  const pending: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  const persistence: Persistence = {
+    canPublish: (seq) => seq <= (opts.reserveTo ?? Number.POSITIVE_INFINITY),
+    saveFirst: (room) => {
+      savedFirst.push(room);
+      return new Promise<void>((resolve, reject) => pending.push({ resolve, reject }));
+    },
+    record: (change) => void recorded.push(change),
+  };
+  const release = async (outcome: 'saved' | 'failed') => {
+    const next = pending.shift();
+    if (next === undefined) throw new Error('nothing is waiting to be saved');
+    if (outcome === 'saved') next.resolve();
+    else next.reject(new Error('EROFS: read-only file system'));
+    // Let the service's continuation run.
+    for (let i = 0; i < 5; i += 1) await Promise.resolve();
+  };
+  return { persistence, recorded, savedFirst, release, pendingCount: () => pending.length };
+}
+
 describe('RoomService: dispatch results and persistence', () => {
-  it('returns the outcome, the room and the persistence promise as durable', () => {
-    const recorded: RoomChange[] = [];
-    const kept = Promise.resolve();
-    const persistence: Persistence = {
-      record: (change) => {
-        recorded.push(change);
-        return kept;
-      },
-    };
-    const { service } = setup(createRoom('a'), { persistence });
+  it('a transport change happens at once: applied, recorded, pushed, durable already resolved', async () => {
+    const store = recordingStore();
+    const { service, changes } = setup(createRoom('a'), { persistence: store.persistence });
+    const result = service.dispatch({ type: 'onair.toggle' }, 'http-v1');
+    expect(result.room).toBe(service.room);
+    expect(service.room.onAir).toBe(true);
+    expect(changes).toHaveLength(1);
+    expect(store.recorded.map((c) => c.room.seq)).toEqual([2]);
+    expect(store.savedFirst).toHaveLength(0);
+    await expect(result.durable).resolves.toBeUndefined();
+  });
+
+  it('a running-order edit happens only once it is saved: nothing applied or pushed before', async () => {
+    const store = recordingStore();
+    const { service, changes } = setup(createRoom('a'), { persistence: store.persistence });
     const result = service.dispatch({ type: 'timer.create', id: 'b', fields: { label: 'B' } }, 'http-v1');
     expect(result.outcome.ok && result.outcome.timer?.label).toBe('B');
-    expect(result.room).toBe(service.room);
-    expect(result.durable).toBe(kept);
-    expect(recorded).toHaveLength(1);
-    expect(recorded[0]).toMatchObject({ cause: { type: 'timer.create' }, source: 'http-v1' });
-    expect(recorded[0]?.room.seq).toBe(2);
-  });
-
-  it('a slow store: durable settles only when the store says so', async () => {
-    let finish: () => void = () => {};
-    const persistence: Persistence = { record: () => new Promise<void>((resolve) => (finish = resolve)) };
-    const { service } = setup(createRoom('a'), { persistence });
-    const result = service.dispatch({ type: 'onair.toggle' }, 'http-v1');
+    await Promise.resolve();
+    expect(store.savedFirst.map((r) => r.timers.map((t) => t.id))).toEqual([['a', 'b']]);
+    expect(service.room.timers.map((t) => t.id)).toEqual(['a']);
+    expect(changes).toHaveLength(0);
     let settled = false;
     void result.durable.then(() => (settled = true));
-    await Promise.resolve();
-    expect(settled).toBe(false);
-    expect(service.room.onAir).toBe(true); // the change is applied at once, not held back by the store
-    finish();
-    await result.durable;
+    await store.release('saved');
     expect(settled).toBe(true);
+    expect(service.room.timers.map((t) => t.id)).toEqual(['a', 'b']);
+    expect(changes.map((c) => c.room.seq)).toEqual([2]);
+    // The committed room is the one that was saved: nothing more to write.
+    expect(service.room).toBe(store.savedFirst[0]);
   });
 
-  it('a failing store rejects durable and the room keeps the change', async () => {
-    const persistence: Persistence = { record: () => Promise.reject(new Error('disk full')) };
-    const { service } = setup(createRoom('a'), { persistence });
-    const result = service.dispatch({ type: 'onair.toggle' }, 'http-v1');
-    await expect(result.durable).rejects.toThrow('disk full');
-    expect(service.room.onAir).toBe(true);
+  it('an edit whose save fails did not happen: durable rejects with NotDone(storage), nothing pushed or recorded', async () => {
+    const store = recordingStore();
+    const { service, changes } = setup(createRoom('a'), { persistence: store.persistence });
+    const result = service.dispatch({ type: 'timer.create', id: 'b', fields: {} }, 'http-v1');
+    const rejected = expect(result.durable).rejects.toMatchObject({ kind: 'storage' });
+    await Promise.resolve();
+    await store.release('failed');
+    await rejected;
+    await expect(result.durable).rejects.toBeInstanceOf(NotDone);
+    expect(service.room.timers.map((t) => t.id)).toEqual(['a']);
+    expect(service.room.seq).toBe(1);
+    expect(changes).toHaveLength(0);
+    expect(store.recorded).toHaveLength(0);
   });
 
-  it('nothing is recorded for no-op or refused commands, and durable still resolves', async () => {
-    let records = 0;
-    const persistence: Persistence = { record: () => ((records += 1), Promise.resolve()) };
-    const { service } = setup(createRoom('a'), { persistence });
+  it('transport does not wait for an edit being saved; the edit is applied on top of it afterwards', async () => {
+    const store = recordingStore();
+    const { service, changes } = setup(roomWith([60_000]), { persistence: store.persistence });
+    const id = service.room.timers[0]?.id ?? '';
+    const edit = service.dispatch({ type: 'timer.update', id, fields: { label: 'Keynote' } }, 'http-v1');
+    await Promise.resolve();
+    expect(service.dispatch({ type: 'start' }, 'gpio').outcome.ok).toBe(true);
+    expect(service.room.transport.running).toBe(true);
+    await store.release('saved');
+    await edit.durable;
+    expect(service.room.transport.running).toBe(true);
+    expect(service.room.timers[0]?.label).toBe('Keynote');
+    expect(changes.map((c) => [c.room.seq, c.cause === 'zero' ? 'zero' : c.cause.type])).toEqual([
+      [2, 'start'],
+      [3, 'timer.update'],
+    ]);
+    // Not the saved candidate (it predates the start): recorded, so the store writes it in its own time.
+    expect(store.recorded.at(-1)?.room).toBe(service.room);
+  });
+
+  it('edits are saved one at a time, each checked again when its turn comes', async () => {
+    const store = recordingStore();
+    const { service } = setup(roomWith([60_000, 60_000]), { persistence: store.persistence });
+    const id = service.room.timers[1]?.id ?? '';
+    const first = service.dispatch({ type: 'timer.delete', id }, 'http-v1');
+    const second = service.dispatch({ type: 'timer.delete', id }, 'http-v1');
+    expect(first.outcome.ok && second.outcome.ok).toBe(true);
+    await Promise.resolve();
+    expect(store.pendingCount()).toBe(1);
+    await store.release('saved');
+    await first.durable;
+    await expect(second.durable).rejects.toMatchObject({ kind: 'refused', error: { kind: 'not_found' } });
+    expect(store.savedFirst).toHaveLength(1);
+    expect(service.room.timers).toHaveLength(1);
+  });
+
+  it('with the seq reserve on disk used up, any change is saved first, and refused if it cannot be', async () => {
+    const store = recordingStore({ reserveTo: 2 });
+    const { service } = setup(createRoom('a'), { persistence: store.persistence });
+    expect(service.dispatch({ type: 'onair.toggle' }, 'http-v1').room.seq).toBe(2);
+    const beyond = service.dispatch({ type: 'blackout.toggle' }, 'http-v1');
+    expect(service.room.blackout).toBe(false);
+    const rejected = expect(beyond.durable).rejects.toMatchObject({ kind: 'storage' });
+    await Promise.resolve();
+    await store.release('failed');
+    await rejected;
+    expect(service.room.blackout).toBe(false);
+    expect(service.room.seq).toBe(2);
+  });
+
+  it('stopAccepting: later changes are refused (NotDone stopping), waiting saves finish first, time stops changing the room', async () => {
+    const store = recordingStore();
+    const { clock, service, changes } = setup(roomWith([60_000], { zeroBehavior: 'stop' }), { persistence: store.persistence });
+    service.dispatch({ type: 'start' }, 'http-v1');
+    const edit = service.dispatch({ type: 'timer.create', id: 'b', fields: {} }, 'http-v1');
+    await Promise.resolve();
+    let stopped = false;
+    void service.stopAccepting().then(() => (stopped = true));
+    const late = service.dispatch({ type: 'onair.toggle' }, 'gpio');
+    await expect(late.durable).rejects.toMatchObject({ kind: 'stopping' });
+    expect(service.room.onAir).toBe(false);
+    expect(stopped).toBe(false);
+    await store.release('saved');
+    await edit.durable;
+    expect(stopped).toBe(true);
+    expect(service.room.timers).toHaveLength(2);
+    const seq = service.room.seq;
+    clock.nowMonoMs = 120_000;
+    service.snapshot();
+    expect(service.room.seq).toBe(seq);
+    expect(changes.at(-1)?.room.seq).toBe(seq);
+  });
+
+  it('nothing is recorded for no-op or refused commands, and durable resolves', async () => {
+    const store = recordingStore();
+    const { service } = setup(createRoom('a'), { persistence: store.persistence });
     const noOp = service.dispatch({ type: 'pause' }, 'http-v1');
     const refused = service.dispatch({ type: 'timer.delete', id: 'a' }, 'http-v1');
     await expect(noOp.durable).resolves.toBeUndefined();
     await expect(refused.durable).resolves.toBeUndefined();
     expect(refused.outcome).toMatchObject({ ok: false, error: { kind: 'invalid' } });
-    expect(records).toBe(0);
+    expect(store.recorded).toHaveLength(0);
+    expect(store.savedFirst).toHaveLength(0);
   });
 
-  it('automatic changes are recorded too; a failing record of one is reported, not thrown', async () => {
+  it('automatic changes are recorded too; a store that throws is reported, not thrown', async () => {
     const errors: unknown[] = [];
     const causes: string[] = [];
     const persistence: Persistence = {
+      canPublish: () => true,
+      saveFirst: () => Promise.resolve(),
       record: (change) => {
         causes.push(change.cause === 'zero' ? 'zero' : change.cause.type);
-        return change.cause === 'zero' ? Promise.reject(new Error('disk full')) : Promise.resolve();
+        if (change.cause === 'zero') throw new Error('disk full');
       },
     };
     const { clock, scheduler, service } = setup(roomWith([60_000], { zeroBehavior: 'stop' }), {
@@ -369,9 +472,9 @@ describe('RoomService: dispatch results and persistence', () => {
     });
     service.dispatch({ type: 'start' }, 'http-v1');
     scheduler.fire(clock, 60_000);
-    await Promise.resolve();
     expect(causes).toEqual(['start', 'zero']);
     expect(errors).toHaveLength(1);
+    expect(service.room.transport.running).toBe(false);
   });
 });
 

@@ -184,11 +184,12 @@ describe('damaged files on disk, seen from outside', () => {
     expect(apiKeyOnDisk()).toBe(apiKey);
   });
 
-  it('a damaged keys.json: the service starts with new keys and says so', async () => {
+  it('a damaged keys.json: kept aside, and the service starts with new keys and says so', async () => {
     writeFileSync(path.join(dataDir, 'keys.json'), '{"version":1,');
     service = await startService(serviceEnv({ SHOWCLOCK_DATA_DIR: dataDir }));
-    const error = await service.waitForLog((line) => line.level === 50 && /keys file was damaged/.test(line.msg));
-    expect(error.file).toBe('keys.json');
+    const error = await service.waitForLog((line) => line.level === 50 && /keys\.json is damaged .*kept it as .*made new keys/.test(line.msg));
+    expect(error.path).toBe(path.join(dataDir, 'keys.json'));
+    expect(readFileSync(error.keptAs as string, 'utf8')).toBe('{"version":1,');
     const apiKey = apiKeyOnDisk();
     expect((await fetch(`http://127.0.0.1:${service.port}/api/v1/${apiKey}/state`)).status).toBe(200);
     // The room survived the keys' trouble.

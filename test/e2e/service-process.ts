@@ -39,11 +39,23 @@ export interface ServiceProcess {
 }
 
 /**
+ * The command line of the service: node with the unit's flags and the entry,
+ * after `prefix` when given (e.g. `unshare -m sh -c '...; exec "$0" "$@"'`).
+ */
+export function serviceCommand(prefix: readonly string[] = [], entry: string = BUNDLE, args: readonly string[] = []): string[] {
+  return [...prefix, process.execPath, ...NODE_FLAGS, entry, ...args];
+}
+
+/**
  * Starts the entry (dist/showclock.mjs unless `entry` says otherwise) as a box
  * runs it: with the Node flags of the systemd unit, which the code cache is made for.
  */
-export function startService(env: NodeJS.ProcessEnv, opts: { apiKey?: string; readyTimeoutMs?: number; entry?: string } = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, opts.entry ?? BUNDLE], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startService(
+  env: NodeJS.ProcessEnv,
+  opts: { apiKey?: string; readyTimeoutMs?: number; entry?: string; prefix?: readonly string[] } = {},
+): Promise<ServiceProcess> {
+  const command = serviceCommand(opts.prefix, opts.entry);
+  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: LogLine[] = [];
   const waiters: { match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];
   let stderr = '';

@@ -13,6 +13,7 @@ import { createRoom } from '../../src/domain/room.js';
 import { createApp } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
 import { FakeClock } from '../helpers/test-app.js';
+import { SEQ_RESERVE } from '../../src/store/room-store.js';
 import { captureLog } from '../store/log-capture.js';
 import { ensureBundle, serviceEnv, startService, stopService, TEST_API_KEY, type ServiceProcess } from './service-process.js';
 
@@ -80,7 +81,8 @@ describe('orderly shutdown of the bundled service', () => {
 
       service = await startService(env);
       const after = await getState(service.api);
-      expect(after.seq).toBe(before.seq);
+      // A restart carries on one reserve above what it found (a start that could not write may have used it).
+      expect(after.seq).toBe(before.seq + SEQ_RESERVE);
       expect(after.running).toBe(true);
       expect(after.blackout).toBe(true);
       expect(after.onAir).toBe(true);
@@ -96,8 +98,14 @@ describe('Shutdown, the stop sequence', () => {
   function sequence(limitMs = 5_000) {
     const { logger, lines } = captureLog();
     const exits: number[] = [];
-    const shutdown = new Shutdown({ logger, exit: (code) => void exits.push(code), limitMs });
-    return { shutdown, exits, lines };
+    const clock = { nowMs: 0 };
+    const shutdown = new Shutdown({ logger, exit: (code) => void exits.push(code), limitMs, nowMs: () => clock.nowMs });
+    const writes: string[] = [];
+    shutdown.setDurableRoom({
+      persist: async () => void writes.push('persist'),
+      persistSync: () => void writes.push('persistSync'),
+    });
+    return { shutdown, exits, lines, clock, writes };
   }
 
   it('runs closers in reverse order of registration, after /healthz has turned to 503, then exits 0', async () => {
@@ -125,11 +133,13 @@ describe('Shutdown, the stop sequence', () => {
       healthDuringStop.push((await app.request('/healthz')).status);
       order.push('http');
     });
+    shutdown.setDurableRoom({ persist: async () => void order.push('room written'), persistSync: () => void order.push('room written (sync)') });
     await shutdown.run('SIGTERM');
-    expect(order).toEqual(['http', 'push streams', 'room service', 'store']);
+    // The room is made durable first, before anything that may wait.
+    expect(order).toEqual(['room written', 'http', 'push streams', 'room service', 'store']);
     expect(healthDuringStop).toEqual([503]);
     const body = (await (await app.request('/healthz')).json()) as Record<string, unknown>;
-    expect(body).toEqual({ ok: false });
+    expect(body).toEqual({ ok: false, stopping: true, storage: 'ok' });
     expect(exits).toEqual([0]);
   });
 
@@ -146,22 +156,54 @@ describe('Shutdown, the stop sequence', () => {
     expect(exits).toEqual([1]);
   });
 
-  it('a second signal forces the exit at once', async () => {
-    const { shutdown, exits } = sequence();
+  it('the same signal again within a second is the same stop: ignored, and the orderly stop exits 0', async () => {
+    const { shutdown, exits, clock, writes, lines } = sequence();
+    let finish: () => void = () => {};
+    shutdown.add('draining', () => new Promise<void>((resolve) => (finish = resolve)));
+    const first = shutdown.run('SIGINT');
+    await new Promise((resolve) => setImmediate(resolve));
+    clock.nowMs = 999;
+    await shutdown.run('SIGINT');
+    await shutdown.run('SIGTERM');
+    expect(exits).toEqual([]);
+    finish();
+    await first;
+    expect(exits).toEqual([0]);
+    expect(writes).toEqual(['persist']);
+    expect(lines.filter((l) => /the same stop again/.test(l.msg))).toHaveLength(2);
+  });
+
+  it('a signal after that forces the exit at once, writing the room synchronously first', async () => {
+    const { shutdown, exits, clock, writes } = sequence();
     shutdown.add('stuck', () => new Promise<void>(() => {}));
     void shutdown.run('SIGTERM');
     await new Promise((resolve) => setImmediate(resolve));
     expect(exits).toEqual([]);
+    clock.nowMs = 1_000;
     await shutdown.run('SIGINT');
+    expect(writes).toEqual(['persist', 'persistSync']);
+    expect(exits).toEqual([1]);
+  });
+
+  it('a room write that fails at the stop is logged and the exit code says so', async () => {
+    const { logger, lines } = captureLog();
+    const exits: number[] = [];
+    const shutdown = new Shutdown({ logger, exit: (code) => void exits.push(code) });
+    shutdown.setDurableRoom({ persist: () => Promise.reject(new Error('EROFS')), persistSync: () => {} });
+    await shutdown.run('SIGTERM');
+    expect(lines.some((l) => l.msg === 'stopping the room (last write) failed')).toBe(true);
     expect(exits).toEqual([1]);
   });
 
   it('a stop that hangs past the time limit exits anyway', async () => {
     const { shutdown, exits, lines } = sequence(50);
     shutdown.add('stuck', () => new Promise<void>(() => {}));
+    const writes: string[] = [];
+    shutdown.setDurableRoom({ persist: async () => void writes.push('persist'), persistSync: () => void writes.push('persistSync') });
     void shutdown.run('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(exits).toEqual([1]);
+    expect(writes).toEqual(['persist', 'persistSync']);
     expect(lines.some((l) => /shutdown took longer than 50 ms/.test(l.msg))).toBe(true);
   });
 });

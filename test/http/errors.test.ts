@@ -308,21 +308,24 @@ describe('failures behind the HTTP layer', () => {
     return { app, lines };
   }
 
-  it('a change that cannot be saved answers 503, not 2xx', async () => {
+  it('an edit that cannot be saved answers 503 and did not happen; transport still answers 200', async () => {
     const clock = new FakeClock();
     const service = new RoomService({
       initialRoom: createRoom('t1'),
       clock,
       scheduler: clock.scheduler,
-      persistence: { record: () => Promise.reject(new Error('ENOSPC')) },
+      persistence: { canPublish: () => true, saveFirst: () => Promise.reject(new Error('ENOSPC')), record: () => {} },
     });
     const { app } = appWith(service);
-    const res = await app.request(`/api/v1/${API_KEY}/start`);
+    const res = await app.request(`/api/v1/${API_KEY}/timers`, { method: 'POST' });
     expect(res.status).toBe(503);
     const body = (await res.json()) as { ok: boolean; error: string };
     expect(body.ok).toBe(false);
-    expect(body.error).toMatch(/could not be saved/);
-    checker.check('GET', `/api/v1/${API_KEY}/start`, 503, body);
+    expect(body.error).toMatch(/nothing was changed: the change could not be saved/);
+    checker.check('POST', `/api/v1/${API_KEY}/timers`, 503, body);
+    expect(service.room.timers).toHaveLength(1);
+    expect((await app.request(`/api/v1/${API_KEY}/start`)).status).toBe(200);
+    expect(service.room.transport.running).toBe(true);
   });
 
   it('an unexpected exception answers a JSON 500 without the stack, and the service keeps answering', async () => {

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RoomChange } from '../../src/app/room-service.js';
+import { isRunningOrderEdit, type RoomChange } from '../../src/app/room-service.js';
 import { applyCommand } from '../../src/domain/engine.js';
 import { createRoom, remainingAt } from '../../src/domain/room.js';
 import type { Command, Room } from '../../src/domain/types.js';
@@ -39,11 +39,16 @@ function onDisk(): RoomDocument {
   return read.document;
 }
 
-/** Applies a command as the room service would and hands the change to the store. */
+/**
+ * Applies a command as the room service would: a running-order edit is saved
+ * first and recorded once saved; anything else is recorded at once.
+ */
 function apply(store: RoomStore, clock: FakeClock, room: Room, command: Command): { room: Room; durable: Promise<void> } {
   const next = applyCommand(room, command, clock.monoMs()).room;
   const change: RoomChange = { room: next, previous: room, cause: command, source: 'http-v1' };
-  return { room: next, durable: store.record(change) };
+  if (isRunningOrderEdit(command)) return { room: next, durable: store.saveFirst(next).then(() => store.record(change)) };
+  store.record(change);
+  return { room: next, durable: Promise.resolve() };
 }
 
 /** Lets the write a timer started run to its end (real file system, so real time). */
@@ -103,7 +108,7 @@ describe('RoomStore: round trip', () => {
 });
 
 describe('RoomStore: durability rules', () => {
-  it('a running-order edit is on disk when record resolves', async () => {
+  it('a running-order edit is on disk when saveFirst resolves', async () => {
     const { store, clock } = setup();
     let room = createRoom('first');
     await store.start(room);
@@ -187,41 +192,76 @@ describe('RoomStore: durability rules', () => {
     const { store, clock } = setup();
     let room = createRoom('first');
     await store.start(room);
-    // Half the reserve: 50 changes wait for the coalesced write; the 51st goes to disk at once.
+    // Half the reserve: these changes wait for the coalesced write; the next goes to disk at once, in the background.
     for (let i = 0; i < SEQ_RESERVE / 2; i += 1) room = apply(store, clock, room, { type: 'blackout.toggle' }).room;
     await settleWrites(store);
     expect(store.writes).toBe(1);
+    expect(store.canPublish(1 + SEQ_RESERVE)).toBe(true);
+    expect(store.canPublish(2 + SEQ_RESERVE)).toBe(false);
     const applied = apply(store, clock, room, { type: 'blackout.toggle' });
-    await applied.durable;
+    await settleWrites(store);
     expect(store.writes).toBe(2);
     expect(onDisk().seqReservedTo).toBe(applied.room.seq + SEQ_RESERVE);
+    expect(store.canPublish(applied.room.seq + SEQ_RESERVE)).toBe(true);
   });
 
-  it('a failed write rejects the edit, is logged once, and is retried until the disk works again', async () => {
+  it('a failed write refuses the edit for good, is logged once a minute, reported in health, and retried until the disk works', async () => {
     const failing = { on: false };
     const ops: AtomicFileOps = {
       ...nodeFileOps,
       rename: (from, to) => (failing.on ? Promise.reject(Object.assign(new Error('no space left'), { code: 'ENOSPC' })) : nodeFileOps.rename(from, to)),
     };
     const { store, clock, lines } = setup({ ops });
+    const healths: boolean[] = [];
+    store.onHealthChange((health) => healths.push(health.saving));
     let room = createRoom('first');
     await store.start(room);
     failing.on = true;
-    const edit = apply(store, clock, room, { type: 'timer.create', id: 'b', fields: {} });
-    room = edit.room;
-    await expect(edit.durable).rejects.toThrow(/no space left/);
-    const second = apply(store, clock, room, { type: 'timer.create', id: 'c', fields: {} });
-    room = second.room;
-    await expect(second.durable).rejects.toThrow();
+    await expect(apply(store, clock, room, { type: 'timer.create', id: 'b', fields: {} }).durable).rejects.toThrow(/no space left/);
+    await expect(apply(store, clock, room, { type: 'timer.create', id: 'c', fields: {} }).durable).rejects.toThrow();
+    expect(store.health()).toMatchObject({ saving: false, problem: expect.stringMatching(/ENOSPC/) });
+    // The show goes on: a switch is recorded (it happened) and kept for the retry.
+    room = apply(store, clock, room, { type: 'onair.set', on: true }).room;
     expect(lines.filter((l) => l.level === LEVEL.error)).toHaveLength(1);
     expect(readdirSync(dataDir)).toEqual([STATE_FILE]);
     expect(onDisk().room.timers).toHaveLength(1);
 
+    clock.advance(RETRY_MS);
+    await settleWrites(store);
+    expect(lines.filter((l) => l.level === LEVEL.error)).toHaveLength(1);
+    clock.advance(60_000);
+    await settleWrites(store);
+    expect(lines.filter((l) => l.level === LEVEL.error)).toHaveLength(2);
+
     failing.on = false;
     clock.advance(RETRY_MS);
     await settleWrites(store);
-    expect(onDisk().room.timers.map((t) => t.id)).toEqual(['first', 'b', 'c']);
-    expect(lines.some((l) => l.msg === 'the state file is being written again')).toBe(true);
+    // What was refused is never written; what happened is.
+    expect(onDisk().room.timers.map((t) => t.id)).toEqual(['first']);
+    expect(onDisk().room.onAir).toBe(true);
+    expect(store.health()).toEqual({ saving: true });
+    expect(healths).toEqual([false, true]);
+    expect(lines.some((l) => /being written again/.test(String(l.msg)))).toBe(true);
+  });
+
+  it('while writes fail, retries probe the disk even with nothing new to save', async () => {
+    const failing = { on: true };
+    const ops: AtomicFileOps = {
+      ...nodeFileOps,
+      writeSynced: (file, text, mode) => (failing.on ? Promise.reject(Object.assign(new Error('read-only'), { code: 'EROFS' })) : nodeFileOps.writeSynced(file, text, mode)),
+    };
+    const { store, clock } = setup({ ops });
+    const room = createRoom('first');
+    expect(await store.start(room)).toBe(room);
+    expect(store.health().saving).toBe(false);
+    clock.advance(RETRY_MS);
+    await settleWrites(store);
+    expect(store.health().saving).toBe(false);
+    failing.on = false;
+    clock.advance(RETRY_MS);
+    await settleWrites(store);
+    expect(store.health().saving).toBe(true);
+    expect(onDisk().room.seq).toBe(1);
   });
 
   it('close flushes, marks the file clean and refuses later changes', async () => {
@@ -232,7 +272,12 @@ describe('RoomStore: durability rules', () => {
     await store.close();
     expect(onDisk().room.transport.running).toBe(true);
     expect(onDisk().seqReservedTo).toBe(room.seq);
-    await expect(apply(store, clock, room, { type: 'pause' }).durable).rejects.toThrow(/shutting down/);
+    await expect(apply(store, clock, room, { type: 'timer.create', id: 'b', fields: {} }).durable).rejects.toThrow(/stopping/);
+    const writes = store.writes;
+    apply(store, clock, room, { type: 'pause' });
+    clock.advance(COALESCE_MS);
+    await settleWrites(store);
+    expect(store.writes).toBe(writes);
   });
 });
 

@@ -7,6 +7,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT_CONFIG, EXIT_DATA_DIR } from '../../src/config/config.js';
 import { ROOT } from '../e2e/service-process.js';
 
 const UNITS = ['showclock.service', 'showclock-kiosk.service'];
@@ -85,6 +86,15 @@ describe('systemd units', () => {
     expect(directives(service, 'MemoryDenyWriteExecute')).toEqual([]);
     expect(directives(service, 'ProtectSystem')).toEqual(['strict']);
     expect(directives(service, 'CapabilityBoundingSet')).toEqual(['']);
+  });
+
+  it('do not restart the service on a bad config or an unusable data directory, which a restart cannot fix', () => {
+    const service = unit('showclock.service');
+    const codes = directives(service, 'RestartPreventExitStatus').flatMap((value) => value.split(/\s+/));
+    expect(codes).toContain(String(EXIT_CONFIG));
+    expect(codes).toContain(String(EXIT_DATA_DIR));
+    // Exit 1 (a port in use, a crash) is still restarted.
+    expect(codes).not.toContain('1');
   });
 
   it('give the launcher a writable place for its code cache, since /opt is read-only to the service', () => {

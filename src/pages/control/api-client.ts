@@ -18,9 +18,12 @@ function isSnapshot(value: unknown): value is Snapshot {
 
 export class ApiClient {
   readonly #base: string;
+  readonly #onAnswer: (response: Response) => void;
 
-  constructor(apiKey: string) {
+  /** `onAnswer` sees every answer's headers (the storage warning rides on all of them). */
+  constructor(apiKey: string, onAnswer: (response: Response) => void = () => {}) {
     this.#base = `/api/v1/${encodeURIComponent(apiKey)}`;
+    this.#onAnswer = onAnswer;
   }
 
   /** A mutation answered with the State envelope. */
@@ -59,6 +62,7 @@ export class ApiClient {
     } catch {
       return { ok: false, error: 'the box did not answer: check that it is on and that this device is on its network' };
     }
+    this.#onAnswer(response);
     let data: unknown;
     try {
       data = await response.json();

@@ -16,6 +16,7 @@ import { Preview } from './preview.js';
 import { RoomCommands } from './room-commands.js';
 import { RunningOrder } from './running-order.js';
 import { SettingsPanel } from './settings-panel.js';
+import { StorageBanner } from './storage-banner.js';
 import { installShortcuts } from './shortcuts.js';
 import { TransportPanel } from './transport-panel.js';
 
@@ -25,7 +26,8 @@ const RESYNC_MS = 60_000;
 function start(): void {
   const apiKey = document.body.getAttribute('data-api-key') ?? '';
   const viewerKey = document.body.getAttribute('data-viewer-key') ?? '';
-  const api = new ApiClient(apiKey);
+  const storage = new StorageBanner();
+  const api = new ApiClient(apiKey, (response) => storage.fromAnswer(response));
   const latest = new LatestSnapshot();
   const notices = new Notices();
   const commands = new RoomCommands(api, latest, notices);
@@ -84,12 +86,16 @@ function start(): void {
         else latest.offer(snapshot);
         firstOfConnection = false;
       },
+      onEvent(name, data) {
+        if (name === 'storage') storage.fromEvent(data);
+      },
       onLink(up) {
         live = up;
         firstOfConnection = up;
         connection.className = up ? 'live' : 'lost';
         setText(connection, up ? 'live' : 'reconnecting…');
         if (up) {
+          storage.connected();
           sync();
         } else {
           // Find out why in words (a changed key, the rate limit), and keep the console usable meanwhile.

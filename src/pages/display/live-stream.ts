@@ -10,6 +10,8 @@ export interface LiveStreamHandlers {
   onSnapshot(snapshot: Snapshot): void;
   /** True when a stream delivers again, false when it is lost. */
   onLink(up: boolean): void;
+  /** Any other event (the console's `storage`); the display has none to read. */
+  onEvent?(name: string, data: string): void;
 }
 
 export interface LiveStreamOptions {
@@ -43,7 +45,10 @@ export function startLiveStream(url: string, handlers: LiveStreamHandlers, opts:
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     const parse = createSseParser((event) => {
-      if (event.event !== 'state') return;
+      if (event.event !== 'state') {
+        if (handlers.onEvent !== undefined) handlers.onEvent(event.event, event.data);
+        return;
+      }
       let snapshot: Snapshot;
       try {
         snapshot = JSON.parse(event.data) as Snapshot;
