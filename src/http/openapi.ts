@@ -24,6 +24,12 @@ const headerComponents: Record<string, JsonObject> = {
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Whole seconds until the window ends', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait, equal to RateLimit-Reset', schema: { type: 'integer' } },
+  'Showclock-Storage': {
+    description:
+      'Present only while the room is not being saved (the SD card is read-only or full): "failing; the room is not being saved: <why>". ' +
+      'Transport, messages and switches still work; running-order edits answer 503. Gone once the data directory can be written again.',
+    schema: { type: 'string' },
+  },
 };
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -32,6 +38,7 @@ const rateHeaders = {
   'RateLimit-Limit': headerRef('RateLimit-Limit'),
   'RateLimit-Remaining': headerRef('RateLimit-Remaining'),
   'RateLimit-Reset': headerRef('RateLimit-Reset'),
+  'Showclock-Storage': headerRef('Showclock-Storage'),
 };
 
 function jsonResponse(description: string, schema: ComponentName, extraHeaders: JsonObject = {}): JsonObject {
@@ -44,7 +51,10 @@ const responseComponents: Record<string, JsonObject> = {
   NotFound: jsonResponse('Unknown command, operation or timer id', 'Error'),
   RateLimited: jsonResponse('Rate limit exceeded', 'Error', { 'Retry-After': headerRef('Retry-After') }),
   BodyTooLarge: jsonResponse(`Body larger than ${MAX_BODY_BYTES} bytes`, 'Error'),
-  NotSaved: jsonResponse('The change could not be saved to disk, so it is not acknowledged', 'Error'),
+  NotSaved: jsonResponse(
+    'Nothing was changed: a running-order edit (or, with the seq reserve used up, any change) could not be saved to disk first, or the service is stopping',
+    'Error',
+  ),
 };
 
 const errorResponses: Record<string, JsonObject> = {
@@ -54,7 +64,7 @@ const errorResponses: Record<string, JsonObject> = {
   '429': responseRef('RateLimited'),
 };
 
-/** Whether the operation can change the room: its answer then waits for the change to be kept (503 if it cannot be). */
+/** Whether the operation can change the room: it can then be refused with 503 when it cannot be kept, or the service is stopping. */
 function changesRoom(op: Operation): boolean {
   // The kind of action is fixed per operation; the input only fills it in.
   return op.toAction({}, { id: '', newTimerId: () => '' }).kind === 'command';

@@ -18,6 +18,9 @@ import { createApp } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { PushHub } from '../../src/push/push-hub.js';
+import { storageEvent } from '../../src/push/sse-format.js';
+import type { AtomicFileOps } from '../../src/store/atomic-file.js';
+import { RoomStore } from '../../src/store/room-store.js';
 
 export const API_KEY = 'BrowserApiKey_0123456789-abcdEF';
 export const VIEWER_KEY = 'BrowserViewerKey_9876543210-zyXW';
@@ -49,18 +52,31 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-export async function startControlServer(opts: { pagesDir: string; room: Room; limit?: number; port?: number }): Promise<ControlServer> {
-  const service = new RoomService({ initialRoom: opts.room, clock: systemClock, scheduler: timeoutScheduler(systemClock) });
+export async function startControlServer(opts: {
+  pagesDir: string;
+  room: Room;
+  limit?: number;
+  port?: number;
+  /** A real state store in this directory, wired as src/main.ts wires it; `ops` may fail writes on purpose. */
+  store?: { dataDir: string; ops?: AtomicFileOps };
+}): Promise<ControlServer> {
+  const scheduler = timeoutScheduler(systemClock);
+  const logger = createLogger({ level: 'warn', secrets: () => [API_KEY, VIEWER_KEY] });
+  const store = opts.store === undefined ? undefined : new RoomStore({ dataDir: opts.store.dataDir, ops: opts.store.ops, clock: systemClock, scheduler, logger });
+  const initialRoom = store === undefined ? opts.room : await store.start(opts.room);
+  const service = new RoomService({ initialRoom, clock: systemClock, scheduler, ...(store === undefined ? {} : { persistence: store }) });
   service.start();
   const hub = new PushHub({ source: service });
   hub.start();
+  store?.onHealthChange((health) => hub.setNotice(storageEvent(health)));
   const keys = { apiKey: API_KEY, viewerKey: VIEWER_KEY };
   const app = createApp({
     service,
     keys: () => keys,
     limiter: new FixedWindowLimiter({ limit: opts.limit ?? 10_000, nowMs: systemClock.monoMs }),
-    logger: createLogger({ level: 'warn', secrets: () => [API_KEY, VIEWER_KEY] }),
+    logger,
     newTimerId: newTimerIdFor(() => service.room),
+    ...(store === undefined ? {} : { storage: () => store.health() }),
     viewer: { hub, pagesDirs: [opts.pagesDir] },
   });
   const server: ServerType = await new Promise((resolve) => {
@@ -87,6 +103,7 @@ export async function startControlServer(opts: { pagesDir: string; room: Room; l
     close: async () => {
       hub.close();
       service.close();
+      await store?.close().catch(() => {});
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ('closeAllConnections' in server) server.closeAllConnections();

@@ -214,7 +214,7 @@ describe('parameters', () => {
 });
 
 describe('responses', () => {
-  it('every API operation documents its success, 401, 404 and 429 (with Retry-After), POST also 413, all with the rate-limit headers', () => {
+  it('every API operation documents its success, 401, 404 and 429 (with Retry-After), POST also 413, all with the rate-limit and storage headers', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       if (path === '/api/v1/openapi.json') continue;
       for (const [method, operation] of Object.entries(item)) {
@@ -226,8 +226,10 @@ describe('responses', () => {
           expect(responses[code], `${method} ${path} ${code}`).toBeDefined();
           const response = resolveRef(doc, responses[code]) as { headers?: Json; content?: Json };
           const headers = response.headers ?? {};
-          expect(Object.keys(headers)).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
-          for (const header of Object.values(headers)) expect(resolveRef(doc, header)).toMatchObject({ schema: { type: 'integer' } });
+          expect(Object.keys(headers)).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Showclock-Storage']));
+          for (const [name, header] of Object.entries(headers)) {
+            expect(resolveRef(doc, header)).toMatchObject({ schema: { type: name === 'Showclock-Storage' ? 'string' : 'integer' } });
+          }
           expect(response.content?.['application/json'], `${method} ${path} ${code}`).toBeDefined();
         }
         const tooMany = resolveRef(doc, responses['429']) as { headers: Json };
