@@ -185,11 +185,15 @@ export class RoomService {
   dispatch(command: Command, source: CommandSource): DispatchResult {
     const previous = this.#room;
     const applied = applyCommand(previous, command, this.#clock.monoMs());
-    if (!applied.outcome.ok || applied.room.seq === previous.seq || !this.#accepting) {
-      // Refused or a no-op: only zero events that fell due change the room (while accepting).
-      if (this.#accepting) this.#commit(applied.room, previous, command, source);
-      const durable = this.#accepting || !applied.outcome.ok || applied.room.seq === previous.seq ? DONE : stopping();
-      return { outcome: applied.outcome, room: this.#room, durable };
+    const changes = applied.outcome.ok && applied.room.seq !== previous.seq;
+    if (!this.#accepting) {
+      // Stopping: the room stays as it will be written; a refusal or a no-op is answered as usual.
+      return { outcome: applied.outcome, room: previous, durable: changes ? stopping() : DONE };
+    }
+    if (!changes) {
+      // Refused or a no-op: only zero events that fell due change the room.
+      this.#commit(applied.room, previous, command, source);
+      return { outcome: applied.outcome, room: this.#room, durable: DONE };
     }
     if (!isRunningOrderEdit(command) && this.#persistence.canPublish(applied.room.seq)) {
       this.#commit(applied.room, previous, command, source);

@@ -54,9 +54,9 @@ async function closeAll(): Promise<void> {
 }
 
 /** A fresh running order: one timer with these fields, selected and paused at its duration. */
-function freshTimer(fields: { label: string; speaker: string; duration: number; warnAt?: number; appearance?: 'countdown' | 'countup' | 'clock' }): string {
+async function freshTimer(fields: { label: string; speaker: string; duration: number; warnAt?: number; appearance?: 'countdown' | 'countup' | 'clock' }): Promise<string> {
   const id = `x${Math.random().toString(36).slice(2, 8)}`;
-  server.run(
+  await server.run(
     { type: 'settings.set', zeroBehavior: 'continue', autoAdvance: false },
     { type: 'timer.create', id, fields: { warnAt: 60_000, appearance: 'countdown', ...fields } },
     { type: 'timer.select', id },
@@ -88,8 +88,8 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
   afterAll(closeAll);
 
   it('shows the server’s remaining time, label and speaker, white, with progress', async () => {
-    freshTimer({ label: 'Keynote', speaker: 'Ada Lovelace', duration: 600_000 });
-    server.run({ type: 'start' });
+    await freshTimer({ label: 'Keynote', speaker: 'Ada Lovelace', duration: 600_000 });
+    await server.run({ type: 'start' });
     const { page, problems } = await openPage('/display');
     await expect.poll(() => showsServerCountdown(page), { timeout: 5_000 }).toBe(true);
     expect(await page.textContent('#label')).toBe('Keynote');
@@ -104,14 +104,14 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
   });
 
   it('turns orange at warnAt and red with +m:ss in overrun', async () => {
-    freshTimer({ label: 'Panel', speaker: 'Grace Hopper', duration: 600_000, warnAt: 60_000 });
-    server.run({ type: 'start' }, { type: 'adjust', ms: -570_000 });
+    await freshTimer({ label: 'Panel', speaker: 'Grace Hopper', duration: 600_000, warnAt: 60_000 });
+    await server.run({ type: 'start' }, { type: 'adjust', ms: -570_000 });
     const { page } = await openPage('/display');
     await expect.poll(() => showsServerCountdown(page), { timeout: 5_000 }).toBe(true);
     expect(await timeColor(page)).toBe(ORANGE);
     await saveScreenshot(page, 'display-2-warn');
 
-    server.run({ type: 'adjust', ms: -(server.service.snapshot().remaining + 65_500) });
+    await server.run({ type: 'adjust', ms: -(server.service.snapshot().remaining + 65_500) });
     await page.waitForFunction(() => (document.getElementById('time')?.textContent ?? '').startsWith('+1:0'));
     await expect.poll(() => showsServerCountdown(page), { timeout: 5_000 }).toBe(true);
     expect(await timeColor(page)).toBe(RED);
@@ -119,16 +119,16 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
   });
 
   it('shows nothing past zero under hide', async () => {
-    freshTimer({ label: 'Hidden overrun', speaker: '', duration: 60_000 });
-    server.run({ type: 'settings.set', zeroBehavior: 'hide' }, { type: 'start' }, { type: 'adjust', ms: -65_000 });
+    await freshTimer({ label: 'Hidden overrun', speaker: '', duration: 60_000 });
+    await server.run({ type: 'settings.set', zeroBehavior: 'hide' }, { type: 'start' }, { type: 'adjust', ms: -65_000 });
     const { page } = await openPage('/display', undefined, '#label');
     await page.waitForFunction(() => document.getElementById('time')?.textContent === '');
     expect(await page.textContent('#label')).toBe('Hidden overrun');
   });
 
   it('shows the message overlay with its colour and weight, and flashes it', async () => {
-    freshTimer({ label: 'Q&A', speaker: 'Audience', duration: 900_000 });
-    server.run({ type: 'start' }, { type: 'message.set', message: { text: 'Wrap up please', color: 'red', bold: true, flash: true } });
+    await freshTimer({ label: 'Q&A', speaker: 'Audience', duration: 900_000 });
+    await server.run({ type: 'start' }, { type: 'message.set', message: { text: 'Wrap up please', color: 'red', bold: true, flash: true } });
     const { page } = await openPage('/display');
     await page.waitForSelector('#message', { state: 'visible' });
     expect(await page.textContent('#message')).toBe('Wrap up please');
@@ -150,16 +150,16 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
     await page.waitForFunction(() => document.getElementById('message')?.classList.contains('dark') === false);
     await saveScreenshot(page, 'display-4-message');
 
-    server.run({ type: 'message.set', message: { text: 'Next: lunch', color: 'green', bold: false, flash: false } });
+    await server.run({ type: 'message.set', message: { text: 'Next: lunch', color: 'green', bold: false, flash: false } });
     await page.waitForFunction(() => document.getElementById('message')?.textContent === 'Next: lunch');
     expect(await page.$eval('#message', (el) => getComputedStyle(el).color)).toBe('rgb(50, 215, 75)');
-    server.run({ type: 'message.clear' });
+    await server.run({ type: 'message.clear' });
     await page.waitForSelector('#message', { state: 'hidden' });
   });
 
   it('shows ON AIR clearly, and blackout makes the whole screen black', async () => {
-    freshTimer({ label: 'Live', speaker: 'Host', duration: 300_000 });
-    server.run({ type: 'start' }, { type: 'onair.set', on: true }, { type: 'message.set', message: { text: 'Hello', color: 'white', bold: false, flash: false } });
+    await freshTimer({ label: 'Live', speaker: 'Host', duration: 300_000 });
+    await server.run({ type: 'start' }, { type: 'onair.set', on: true }, { type: 'message.set', message: { text: 'Hello', color: 'white', bold: false, flash: false } });
     const { page } = await openPage('/display');
     await page.waitForSelector('#onair', { state: 'visible' });
     expect(await page.textContent('#onair')).toBe('ON AIR');
@@ -171,21 +171,21 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
     const corner = await pixelStats(browser, onAirShot, { x: 0.75, y: 0, w: 0.25, h: 0.2 });
     expect(corner.red).toBeGreaterThan(500);
 
-    server.run({ type: 'blackout.set', on: true });
+    await server.run({ type: 'blackout.set', on: true });
     await page.waitForSelector('#blackout', { state: 'visible' });
     const blackShot = await saveScreenshot(page, 'display-6-blackout');
     const all = await pixelStats(browser, blackShot);
     expect(all.pixels).toBe(VIEWPORT.width * VIEWPORT.height);
     expect(all.maxChannel).toBe(0);
 
-    server.run({ type: 'blackout.set', on: false });
+    await server.run({ type: 'blackout.set', on: false });
     await page.waitForSelector('#blackout', { state: 'hidden' });
     expect((await pixelStats(browser, await page.screenshot())).maxChannel).toBeGreaterThan(200);
   });
 
   it('shows elapsed time for countup and the server’s time of day for clock', async () => {
-    freshTimer({ label: 'Count up', speaker: '', duration: 600_000, appearance: 'countup' });
-    server.run({ type: 'start' }, { type: 'adjust', ms: -83_000 });
+    await freshTimer({ label: 'Count up', speaker: '', duration: 600_000, appearance: 'countup' });
+    await server.run({ type: 'start' }, { type: 'adjust', ms: -83_000 });
     const { page } = await openPage('/display');
     await expect
       .poll(async () => {
@@ -198,7 +198,7 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
       .toBe(true);
     await saveScreenshot(page, 'display-7-countup');
 
-    const id = freshTimer({ label: 'Doors open', speaker: '', duration: 600_000, appearance: 'clock' });
+    const id = await freshTimer({ label: 'Doors open', speaker: '', duration: 600_000, appearance: 'clock' });
     expect(id).not.toBe('');
     await page.waitForFunction(() => document.getElementById('label')?.textContent === 'Doors open');
     await expect
@@ -244,8 +244,8 @@ describe('viewer /view/{viewer_key}', { timeout: 45_000 }, () => {
   afterAll(closeAll);
 
   it('shows the server’s time on a device whose clock runs seven minutes behind (page.clock.install)', async () => {
-    freshTimer({ label: 'Wrong clock', speaker: '', duration: 1_200_000 });
-    server.run({ type: 'start' });
+    await freshTimer({ label: 'Wrong clock', speaker: '', duration: 1_200_000 });
+    await server.run({ type: 'start' });
     const { page, problems } = await openPage(`/view/${VIEWER_KEY}`, (context) => context.clock.install({ time: Date.now() - 7 * 60_000 }));
     const deviceSkewMs = await page.evaluate(() => Date.now());
     expect(Math.abs(deviceSkewMs - (Date.now() - 7 * 60_000))).toBeLessThan(60_000);
@@ -254,7 +254,7 @@ describe('viewer /view/{viewer_key}', { timeout: 45_000 }, () => {
   });
 
   it('shows the server’s time of day on a device whose clock is stuck minutes ahead (page.clock.setFixedTime)', async () => {
-    freshTimer({ label: 'Clock', speaker: '', duration: 600_000, appearance: 'clock' });
+    await freshTimer({ label: 'Clock', speaker: '', duration: 600_000, appearance: 'clock' });
     const { page } = await openPage(`/view/${VIEWER_KEY}`, (context) => context.clock.setFixedTime(Date.now() + 5 * 60_000 + 30_000));
     await expect
       .poll(async () => {
@@ -266,8 +266,8 @@ describe('viewer /view/{viewer_key}', { timeout: 45_000 }, () => {
   });
 
   it('flips the seconds together on two screens, one of them with its clock minutes off', async () => {
-    freshTimer({ label: 'Sync', speaker: '', duration: 3_600_000 });
-    server.run({ type: 'start' });
+    await freshTimer({ label: 'Sync', speaker: '', duration: 3_600_000 });
+    await server.run({ type: 'start' });
     const a = await openPage(`/view/${VIEWER_KEY}`);
     // Date (and performance) are Playwright's fakes in B, frozen four minutes behind.
     const b = await openPage(`/view/${VIEWER_KEY}`, (context) => context.clock.setFixedTime(Date.now() - 4 * 60_000));
@@ -344,7 +344,7 @@ describe('robustness', { timeout: 45_000 }, () => {
   it('keeps the time running with a reconnecting mark while the server is down, and recovers after a restart', async () => {
     const restarted = await startLiveServer({ pagesDir });
     try {
-      restarted.run({ type: 'timer.update', id: 't1', fields: { label: 'Before restart', duration: 600_000 } }, { type: 'start' });
+      await restarted.run({ type: 'timer.update', id: 't1', fields: { label: 'Before restart', duration: 600_000 } }, { type: 'start' });
       const context = await browser.newContext({ viewport: VIEWPORT });
       contexts.push(context);
       const page = await context.newPage();
@@ -361,7 +361,7 @@ describe('robustness', { timeout: 45_000 }, () => {
 
       const again = await startLiveServer({ pagesDir, port });
       try {
-        again.run({ type: 'timer.update', id: 't1', fields: { label: 'After restart' } });
+        await again.run({ type: 'timer.update', id: 't1', fields: { label: 'After restart' } });
         await page.waitForFunction(() => document.getElementById('label')?.textContent === 'After restart', undefined, { timeout: 20_000 });
         await page.waitForSelector('#link', { state: 'hidden' });
       } finally {
@@ -375,8 +375,8 @@ describe('robustness', { timeout: 45_000 }, () => {
   it('redraws once per second and uses little CPU with a running timer', async () => {
     // Only the kiosk page is open while measuring.
     await closeAll();
-    freshTimer({ label: 'CPU', speaker: 'Idle', duration: 3_600_000 });
-    server.run({ type: 'start' });
+    await freshTimer({ label: 'CPU', speaker: 'Idle', duration: 3_600_000 });
+    await server.run({ type: 'start' });
     const { page } = await openPage('/display');
     const seconds = Number(process.env.SHOWCLOCK_CPU_SECONDS ?? '8');
     const cdp = await page.context().newCDPSession(page);

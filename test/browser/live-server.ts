@@ -21,8 +21,8 @@ export interface LiveServer {
   readonly service: RoomService;
   readonly hub: PushHub;
   url(path: string): string;
-  /** Applies commands as the API would, failing the test on a refused one. */
-  run(...commands: Command[]): void;
+  /** Applies commands as the API would, one after another (an edit happens once saved), failing the test on a refused one. */
+  run(...commands: Command[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,10 +50,11 @@ export async function startLiveServer(opts: { pagesDir: string; port?: number; r
     service,
     hub,
     url: (path) => `http://127.0.0.1:${port}${path}`,
-    run: (...commands) => {
+    run: async (...commands) => {
       for (const command of commands) {
-        const { outcome } = service.dispatch(command, 'http-v1');
+        const { outcome, durable } = service.dispatch(command, 'http-v1');
         if (!outcome.ok) throw new Error(`${command.type}: ${outcome.error.message}`);
+        await durable;
       }
     },
     close: async () => {
