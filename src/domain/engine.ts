@@ -56,9 +56,16 @@ export function nextDueMonoMs(room: Room): number | null {
 /**
  * Applies every zero event due at or before `nowMonoMs`: auto-advance (each next
  * timer ends exactly its duration after the previous end, so no drift builds up)
- * and `stop`. Each automatic change raises seq by one.
+ * and `stop`. All of them together are one change (seq + 1): they reach every
+ * client as one event, so a client that checks seq for gaps sees none.
  */
 export function settle(room: Room, nowMonoMs: number): Room {
+  const settled = applyDueZeroEvents(room, nowMonoMs);
+  return settled === room ? room : bump(settled);
+}
+
+/** The zero events due by `nowMonoMs`, applied without counting them: the caller counts the change. */
+function applyDueZeroEvents(room: Room, nowMonoMs: number): Room {
   let current = room;
   for (;;) {
     const due = nextDueMonoMs(current);
@@ -66,15 +73,15 @@ export function settle(room: Room, nowMonoMs: number): Room {
     const index = activeIndex(current);
     const next = current.timers[index + 1];
     if (current.settings.autoAdvance && next !== undefined) {
-      current = bump({
+      current = {
         ...current,
         activeTimerId: next.id,
         transport: { running: true, endMonoMs: current.transport.endMonoMs + next.duration },
-      });
+      };
       continue;
     }
     // zeroBehavior is `stop` here: nextDueMonoMs only reports a due instant for it or for auto-advance.
-    return bump({ ...current, transport: pausedAt(0) });
+    return { ...current, transport: pausedAt(0) };
   }
 }
 
@@ -291,12 +298,17 @@ function holdAtZeroUnderStop(room: Room): Room {
  * Applies one command at `nowMonoMs`: first every zero event already due, then the
  * command (seq + 1 if it changed anything), then any zero event it made due at once.
  */
+/**
+ * One command is one change: the zero events that fell due before it (a wake-up
+ * that is late) and those it causes (`zeroBehavior=stop` while overrunning) are
+ * part of it, so seq rises by exactly 1 and clients get one event.
+ */
 export function applyCommand(room: Room, command: Command, nowMonoMs: number): Applied {
-  const settled = settle(room, nowMonoMs);
+  const settled = applyDueZeroEvents(room, nowMonoMs);
   const reduced = reduce(settled, command, nowMonoMs);
-  if (!reduced.ok) return { room: settled, outcome: { ok: false, error: reduced.error } };
-  const result = holdAtZeroUnderStop(reduced.room);
-  const changed = !sameValue(settled, result);
-  const after = settle(changed ? bump(result) : settled, nowMonoMs);
+  // Refused: only what time did happens, itself one change.
+  if (!reduced.ok) return { room: settled === room ? room : bump(settled), outcome: { ok: false, error: reduced.error } };
+  const result = applyDueZeroEvents(holdAtZeroUnderStop(reduced.room), nowMonoMs);
+  const after = sameValue(room, result) ? room : bump(result);
   return { room: after, outcome: reduced.timer === undefined ? { ok: true } : { ok: true, timer: reduced.timer } };
 }

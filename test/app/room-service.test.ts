@@ -200,7 +200,8 @@ describe('RoomService: scheduling the zero instant', () => {
     service.start();
     expect(service.room.activeTimerId).toBe('t3');
     expect(service.room.transport).toEqual({ running: true, endMonoMs: 50_000 });
-    expect(seqs).toEqual([running.seq + 2]);
+    // Both advances, applied together on waking, are one change.
+    expect(seqs).toEqual([running.seq + 1]);
     expect(scheduler.pending()).toHaveLength(0); // last timer, continue
   });
 
@@ -241,15 +242,16 @@ describe('RoomService: listeners', () => {
     expect(service.room.seq).toBe(1);
   });
 
-  it('one command that also makes a zero event due is one change carrying both seq steps', () => {
+  it('one command that also makes a zero event due is one change, one seq step', () => {
     const { clock, service, changes } = setup(roomWith([60_000], { zeroBehavior: 'stop' }));
     service.dispatch({ type: 'start' }, 'http-v1');
     clock.nowMonoMs = 10_000;
     service.dispatch({ type: 'adjust', ms: -60_000 }, 'http-v1');
     expect(changes.map((c) => [c.previous.seq, c.room.seq])).toEqual([
       [1, 2],
-      [2, 4],
+      [2, 3],
     ]);
+    expect(service.room.transport).toEqual({ running: false, remainingMs: 0 });
   });
 
   it('a throwing listener is reported and does not stop the change or the other listeners', () => {

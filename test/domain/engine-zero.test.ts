@@ -69,11 +69,12 @@ describe('zeroBehavior stop', () => {
     expect(ok(topped, { type: 'start' }, 70_000).transport).toEqual({ running: true, endMonoMs: 80_000 });
   });
 
-  it('an adjust that takes the running timer past zero stops it at once (command + zero event)', () => {
+  it('an adjust that takes the running timer past zero stops it at once, in the same change', () => {
     const applied = applyCommand(running, { type: 'adjust', ms: -60_000 }, 11_000);
     expect(applied.outcome).toEqual({ ok: true });
     expect(applied.room.transport).toEqual({ running: false, remainingMs: 0 });
-    expect(applied.room.seq).toBe(running.seq + 2);
+    // One command is one change: the stop it causes is part of it.
+    expect(applied.room.seq).toBe(running.seq + 1);
   });
 
   it('an adjust that takes a paused timer below zero lands on 0, not below (one change)', () => {
@@ -108,7 +109,7 @@ describe('zeroBehavior stop', () => {
     const applied = applyCommand(overrun, { type: 'settings.set', zeroBehavior: 'stop' }, 70_000);
     expect(applied.room.settings.zeroBehavior).toBe('stop');
     expect(applied.room.transport).toEqual({ running: false, remainingMs: 0 });
-    expect(applied.room.seq).toBe(overrun.seq + 2);
+    expect(applied.room.seq).toBe(overrun.seq + 1);
   });
 });
 
@@ -128,6 +129,7 @@ describe('autoAdvance', () => {
     const third = settle(second, 181_000);
     expect(third.activeTimerId).toBe('t3');
     expect(third.transport).toEqual({ running: true, endMonoMs: 211_000 });
+    // Applied at their own instants, each is a change of its own.
     expect(third.seq).toBe(running.seq + 2);
   });
 
@@ -137,11 +139,13 @@ describe('autoAdvance', () => {
     expect(remainingAt(second, 61_750)).toBe(119_250);
   });
 
-  it('several timers elapsed at once are all applied in one settle, one seq step each', () => {
+  it('several timers elapsed at once are all applied in one settle, as one change', () => {
     const third = settle(running, 200_000);
     expect(third.activeTimerId).toBe('t3');
     expect(third.transport).toEqual({ running: true, endMonoMs: 211_000 });
-    expect(third.seq).toBe(running.seq + 2);
+    expect(third.seq).toBe(running.seq + 1);
+    // Applied at their own instants, each is a change of its own.
+    expect(settle(settle(running, 61_000), 200_000).seq).toBe(running.seq + 2);
   });
 
   it('commands in between do not move the ends', () => {
@@ -167,7 +171,7 @@ describe('autoAdvance', () => {
     expect(last.seq).toBe(hidden.seq + 1);
   });
 
-  it('on the last timer zeroBehavior applies: stop pauses at 0, after every advance, one seq step each', () => {
+  it('on the last timer zeroBehavior applies: stop pauses at 0, after every advance, all due at once one change', () => {
     const stopping = started(roomOf([60_000, 120_000, 30_000], { autoAdvance: true, zeroBehavior: 'stop' }), 1_000);
     expect(nextDueMonoMs(stopping)).toBe(61_000);
     const atLast = settle(stopping, 181_000);
@@ -175,7 +179,7 @@ describe('autoAdvance', () => {
     const done = settle(stopping, 1_000_000);
     expect(done.activeTimerId).toBe('t3');
     expect(done.transport).toEqual({ running: false, remainingMs: 0 });
-    expect(done.seq).toBe(stopping.seq + 3);
+    expect(done.seq).toBe(stopping.seq + 1);
   });
 
   it('nothing advances while paused', () => {
@@ -189,6 +193,6 @@ describe('autoAdvance', () => {
     const applied = applyCommand(emptied, { type: 'start' }, 5_000);
     expect(applied.room.activeTimerId).toBe('t2');
     expect(applied.room.transport).toEqual({ running: true, endMonoMs: 125_000 });
-    expect(applied.room.seq).toBe(emptied.seq + 2);
+    expect(applied.room.seq).toBe(emptied.seq + 1);
   });
 });
