@@ -5,6 +5,7 @@ import {
   DURATION_MAX_MS,
   DURATION_MIN_MS,
   LABEL_MAX_CHARS,
+  MAX_TIMERS,
   MESSAGE_MAX_CHARS,
   REMAINING_MAX_MS,
   SPEAKER_MAX_CHARS,
@@ -14,6 +15,7 @@ import {
 } from './limits.js';
 import { activeIndex, activeTimer, newTimer, remainingAt } from './room.js';
 import { sameValue } from './same-value.js';
+import { textProblem } from './text-rules.js';
 import type { Command, CommandError, Room, Timer, TimerFields, Transport } from './types.js';
 
 export type Outcome = { readonly ok: true; readonly timer?: Timer } | { readonly ok: false; readonly error: CommandError };
@@ -87,8 +89,10 @@ function applyDueZeroEvents(room: Room, nowMonoMs: number): Room {
 
 function checkTimerFields(fields: TimerFields): string | null {
   const { label, speaker, duration, warnAt } = fields;
-  if (label !== undefined && label.length > LABEL_MAX_CHARS) return `label: at most ${LABEL_MAX_CHARS} characters`;
-  if (speaker !== undefined && speaker.length > SPEAKER_MAX_CHARS) return `speaker: at most ${SPEAKER_MAX_CHARS} characters`;
+  const labelProblem = label === undefined ? null : textProblem('label', label, { maxChars: LABEL_MAX_CHARS, mustShow: false });
+  if (labelProblem !== null) return labelProblem;
+  const speakerProblem = speaker === undefined ? null : textProblem('speaker', speaker, { maxChars: SPEAKER_MAX_CHARS, mustShow: false });
+  if (speakerProblem !== null) return speakerProblem;
   if (duration !== undefined && !(Number.isInteger(duration) && duration >= DURATION_MIN_MS && duration <= DURATION_MAX_MS)) {
     return `duration: must be a whole number of milliseconds from ${DURATION_MIN_MS} (1 second) to ${DURATION_MAX_MS} (24 hours)`;
   }
@@ -168,6 +172,9 @@ function createTimer(room: Room, id: string, fields: TimerFields): Reduced {
   if (problem !== null) return invalid(problem);
   if (id.length === 0 || id.length > TIMER_ID_MAX_CHARS) return invalid(`id: must be 1 to ${TIMER_ID_MAX_CHARS} characters`);
   if (findTimer(room, id) !== undefined) return invalid(`id: a timer with id "${id}" already exists`);
+  if (room.timers.length >= MAX_TIMERS) {
+    return invalid(`the running order is full: it holds at most ${MAX_TIMERS} timers; delete one before adding another`);
+  }
   const timer = newTimer(id, fields, room.timers.length + 1);
   return { ok: true, room: { ...room, timers: [...room.timers, timer] }, timer };
 }
@@ -240,8 +247,8 @@ function reduce(room: Room, command: Command, nowMonoMs: number): Reduced {
       return adjust(room, command.ms, nowMonoMs);
     case 'message.set': {
       const text = command.message.text.trim();
-      if (text.length === 0) return invalid('text: the message is empty; give some text to show');
-      if (text.length > MESSAGE_MAX_CHARS) return invalid(`text: at most ${MESSAGE_MAX_CHARS} characters`);
+      const problem = textProblem('text', text, { maxChars: MESSAGE_MAX_CHARS, mustShow: true });
+      if (problem !== null) return invalid(problem);
       return { ok: true, room: { ...room, message: { ...command.message, text } } };
     }
     case 'message.clear':

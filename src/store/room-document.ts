@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { describeZodError } from '../http/api-errors.js';
 import {
+  charCount,
   DURATION_MAX_MS,
   DURATION_MIN_MS,
   LABEL_MAX_CHARS,
@@ -20,11 +21,13 @@ import { APPEARANCES, MESSAGE_COLORS, ZERO_BEHAVIORS, type Room } from '../domai
 export const SCHEMA_VERSION = 1;
 
 const wholeMs = z.number().int();
+/** At most `max` characters as the engine counts them (code points), so what it accepted always reads back. */
+const chars = (max: number) => z.string().refine((text) => charCount(text) <= max, { message: `at most ${max} characters` });
 
 const TimerSchema = z.object({
   id: z.string().min(1).max(TIMER_ID_MAX_CHARS),
-  label: z.string().max(LABEL_MAX_CHARS),
-  speaker: z.string().max(SPEAKER_MAX_CHARS),
+  label: chars(LABEL_MAX_CHARS),
+  speaker: chars(SPEAKER_MAX_CHARS),
   duration: wholeMs.min(DURATION_MIN_MS).max(DURATION_MAX_MS),
   warnAt: wholeMs.min(WARN_AT_MIN_MS).max(WARN_AT_MAX_MS),
   appearance: z.enum(APPEARANCES),
@@ -44,7 +47,7 @@ const StoredRoomSchema = z
     activeTimerId: z.string(),
     transport: StoredTransportSchema,
     message: z
-      .object({ text: z.string().min(1).max(MESSAGE_MAX_CHARS), flash: z.boolean(), color: z.enum(MESSAGE_COLORS), bold: z.boolean() })
+      .object({ text: chars(MESSAGE_MAX_CHARS).pipe(z.string().min(1)), flash: z.boolean(), color: z.enum(MESSAGE_COLORS), bold: z.boolean() })
       .nullable(),
     blackout: z.boolean(),
     onAir: z.boolean(),
