@@ -1,6 +1,6 @@
 // `npm start`: builds the bundle when it is missing or older than the sources, then runs it.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer } from './build.mjs';
@@ -32,11 +32,30 @@ const child = spawn(process.execPath, [...NODE_FLAGS, bundle, ...process.argv.sl
 // Ctrl-C reaches the service too (one process group): the service takes a repeat
 // within a second as the same stop.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
-// npm, which started this wrapper, may be killed without passing anything on:
-// then this process is handed to another parent, and it stops the service.
+// npm, which started this wrapper (through `sh -c`, which dash does not replace
+// with us), may be killed without passing anything on: then this wrapper stops
+// the service. Watched: the parent and, on Linux, its parent (npm itself).
+function parentOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
 const parentPid = process.ppid;
+const watched = [parentPid, parentOf(parentPid)].filter((pid) => pid !== null && pid > 1);
 const orphanWatch = setInterval(() => {
-  if (process.ppid !== parentPid) child.kill('SIGTERM');
+  if (process.ppid !== parentPid || watched.some((pid) => !alive(pid))) child.kill('SIGTERM');
 }, 1_000);
 orphanWatch.unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128)));

@@ -37,13 +37,20 @@ export function batchedStdout(): LineSink {
 
 function makeBatchedStdout(): LineSink {
   let pending = '';
+  // The terminal that ran `npm start` was closed (EIO), or the pipe's reader left
+  // (EPIPE): the lines have nowhere to go, and that must never take the service
+  // down, least of all in the middle of its stop. From then on they are dropped.
+  let gone = false;
+  process.stdout.on('error', () => {
+    gone = true;
+  });
   const flush = (): void => {
     const text = pending;
     pending = '';
-    if (text !== '') process.stdout.write(text);
+    if (text !== '' && !gone) process.stdout.write(text);
   };
   process.on('exit', () => {
-    if (pending === '') return;
+    if (pending === '' || gone) return;
     try {
       writeSync(1, pending);
     } catch {
