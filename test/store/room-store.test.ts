@@ -1,6 +1,6 @@
 // The state store against real temp directories: what is on disk when, what a
 // restart reads back, and what happens to damaged, newer and half-written files.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { nodeFileOps, type AtomicFileOps } from '../../src/store/atomic-file.js'
 import { openRoom } from '../../src/store/open-room.js';
 import { restoreRoom } from '../../src/store/restore.js';
 import { parseDocument, SCHEMA_VERSION, type RoomDocument } from '../../src/store/room-document.js';
-import { COALESCE_MS, RETRY_MS, RoomStore, SEQ_RESERVE, STATE_FILE } from '../../src/store/room-store.js';
+import { COALESCE_MS, RETRY_MS, RoomStore, SEQ_RESERVE, STATE_FILE, STATE_FILE_MAX_BYTES } from '../../src/store/room-store.js';
 import { FakeClock } from '../helpers/test-app.js';
 import { captureLog, LEVEL } from './log-capture.js';
 
@@ -321,6 +321,27 @@ describe('RoomStore: crashes and damaged files', () => {
     expect(errors[0]?.msg).toMatch(/not valid JSON/);
     await store.start(createRoom('fresh'));
     expect(onDisk().room.timers[0]?.id).toBe('fresh');
+  });
+
+  it('a file with a UTF-8 byte-order mark (saved by an editor) is read as if it had none', async () => {
+    const first = setup();
+    await first.store.start(createRoom('first'));
+    await first.store.close();
+    writeFileSync(file(), `\uFEFF${readFileSync(file(), 'utf8')}`);
+    const { store, lines } = setup();
+    const document = await store.load();
+    expect(document?.room.timers[0]?.id).toBe('first');
+    expect(lines.filter((l) => l.level >= LEVEL.error)).toEqual([]);
+  });
+
+  it(`a file over ${STATE_FILE_MAX_BYTES} bytes is set aside without being read, and a fresh room starts`, async () => {
+    const { store, lines } = setup();
+    // Sparse: the size says 9 MB; reading it would take 9 MB of memory and parse time.
+    writeFileSync(file(), '{');
+    truncateSync(file(), STATE_FILE_MAX_BYTES + 1);
+    expect(await store.load()).toBeNull();
+    expect(readdirSync(dataDir).filter((n) => n.startsWith('room.damaged-'))).toHaveLength(1);
+    expect(lines.find((l) => l.level >= LEVEL.error)?.msg).toMatch(/is 8388609 bytes, more than any room/);
   });
 
   it('a file that parses but breaks the room rules is damaged too', async () => {
