@@ -336,7 +336,8 @@ const FANOUT_WARMUP = 10;
 
 /** Changes one at a time, each timed from the request until the last stream has it. */
 async function fanout(service) {
-  const streams = await openStreams({ port: service.port, pathname: '/display/events', count: plan.fanoutClients });
+  // Console streams (the API-key budget, 500): the kiosk's budget is one browser's worth.
+  const streams = await openStreams({ port: service.port, pathname: `${service.api}/events`, count: plan.fanoutClients });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const last = [];
   const first = [];
@@ -399,7 +400,7 @@ async function memoryRounds(service) {
   const requests = [...Array(99).fill(state), { method: 'GET', path: `${service.api}/adjust?ms=1000` }, ...Array(99).fill(state), { method: 'GET', path: `${service.api}/adjust?ms=-1000` }];
   const rounds = [];
   for (let round = 1; round <= plan.growthRounds; round++) {
-    const streams = await openStreams({ port: service.port, pathname: '/display/events', count: plan.growthClients });
+    const streams = await openStreams({ port: service.port, pathname: `${service.api}/events`, count: plan.growthClients });
     const result = await cannon({ url: service.base, connections: 10, amount: plan.growthRequests, requests });
     checkClean(`memory round ${round}`, result);
     streams.close();

@@ -4,7 +4,7 @@
 // and Headers classes, which loads Node's bundled fetch implementation (undici):
 // hono builds every answer with them, so no hono service on Node runs without
 // it. It answers the same requests the load phase sends (/healthz, .../state,
-// .../adjust, /display/events) with a snapshot of the same size, and pushes each
+// .../adjust, .../events) with a snapshot of the same size, and pushes each
 // change to every stream with one write, so its memory under the same load is
 // what Node itself needs for that load.
 import { randomBytes } from 'node:crypto';
@@ -44,7 +44,8 @@ const event = () => Buffer.from(`id: ${seq}\nevent: state\ndata: ${JSON.stringif
 
 const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  if (url.pathname === '/display/events') {
+  // The service's push path, as the bench opens it: `${api}/events` (the API-key budget holds 500 streams).
+  if (url.pathname.endsWith('/events')) {
     res.useChunkedEncodingByDefault = false;
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' });
     res.write(event());

@@ -1,10 +1,16 @@
 // `showclock key`: prints the control and viewer links; `--rotate-api` and
 // `--rotate-viewer` make new keys. keys.json is replaced atomically, and a
-// running service watches for that and uses the new keys at once.
+// running service watches for that and uses the new keys at once. A rotation
+// that cannot be done changes nothing and exits non-zero with one line on
+// stderr, so a script (or a person) never takes an old key for a new one:
+// 64 (EX_USAGE) for a key fixed in the environment, 73 (EXIT_DATA_DIR) for a
+// data directory or keys.json that cannot be written.
 import { EXIT_DATA_DIR, type Config } from '../config/config.js';
 import { roomUrls } from '../app/urls.js';
 import { generateKey, loadOrCreateKeys, writeKeys } from '../keys/key-file.js';
-import { DataDirError } from '../store/data-dir.js';
+import { checkDataDir, DataDirError } from '../store/data-dir.js';
+
+export const EXIT_USAGE = 64;
 
 export function runKeyCommand(config: Config, args: readonly string[]): void {
   try {
@@ -22,25 +28,42 @@ function printKeys(config: Config, args: readonly string[]): void {
   const unknown = args.filter((arg) => !known.has(arg));
   if (unknown.length > 0) {
     process.stderr.write(`showclock key: unknown option ${unknown.join(' ')}; use --rotate-api and/or --rotate-viewer\n`);
-    process.exit(64);
+    process.exit(EXIT_USAGE);
+  }
+  const rotateApi = args.includes('--rotate-api');
+  const rotateViewer = args.includes('--rotate-viewer');
+  // The environment wins over keys.json, in the service as here: a key fixed there
+  // cannot be rotated in the file. All or nothing: with two asked for, neither changes.
+  const fixed = [
+    ...(rotateApi && config.apiKey !== undefined ? ['SHOWCLOCK_API_KEY'] : []),
+    ...(rotateViewer && config.viewerKey !== undefined ? ['SHOWCLOCK_VIEWER_KEY'] : []),
+  ];
+  if (fixed.length > 0) {
+    const which = fixed.length === 1 ? `${fixed.join('')} is` : `${fixed.join(' and ')} are`;
+    process.stderr.write(`showclock key: not rotated, nothing changed: ${which} set in the environment, which overrides keys.json; change the key there\n`);
+    process.exit(EXIT_USAGE);
+  }
+  const rotating = rotateApi || rotateViewer;
+  if (rotating) {
+    // Said here in one line, before the keys are read (which would warn about it first).
+    const dir = checkDataDir(config.dataDir);
+    if (dir.kind === 'read-only') {
+      process.stderr.write(`showclock key: not rotated, nothing changed: data directory ${config.dataDir} is read-only (${dir.reason}): make it writable for the service user\n`);
+      process.exit(EXIT_DATA_DIR);
+    }
   }
   let keys = loadOrCreateKeys(config.dataDir, { apiKey: config.apiKey, viewerKey: config.viewerKey }, (_level, message) =>
     process.stderr.write(`showclock key: ${message}\n`),
   );
-  // The environment wins over keys.json, in the service as here: a key fixed there is not rotated in the file.
-  const fixedApi = config.apiKey !== undefined;
-  const fixedViewer = config.viewerKey !== undefined;
-  if (args.includes('--rotate-api') && fixedApi) {
-    process.stderr.write('showclock key: SHOWCLOCK_API_KEY is set in the environment and overrides keys.json; change it there to rotate\n');
-  }
-  if (args.includes('--rotate-viewer') && fixedViewer) {
-    process.stderr.write('showclock key: SHOWCLOCK_VIEWER_KEY is set in the environment and overrides keys.json; change it there to rotate\n');
-  }
-  const rotateApi = args.includes('--rotate-api') && !fixedApi;
-  const rotateViewer = args.includes('--rotate-viewer') && !fixedViewer;
-  if (rotateApi || rotateViewer) {
+  if (rotating) {
     keys = { apiKey: rotateApi ? generateKey() : keys.apiKey, viewerKey: rotateViewer ? generateKey() : keys.viewerKey };
-    writeKeys(config.dataDir, keys);
+    try {
+      writeKeys(config.dataDir, keys);
+    } catch (error) {
+      if (!(error instanceof DataDirError)) throw error;
+      // keys.json is replaced atomically or not at all: the old keys still hold.
+      throw new DataDirError(`not rotated, nothing changed: ${error.message}`, error.path);
+    }
   }
   const urls = roomUrls(config.host, config.port, keys);
   process.stdout.write(`Control room: ${urls.control}\nViewers:      ${urls.viewer}\nAPI base:     ${urls.api}\n`);

@@ -3,21 +3,25 @@
 // (400/413). It translates to and from the room service and holds no room rules.
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
+import type { Scheduler } from '../app/clock.js';
 import { NotDone, type RoomService, type CommandSource } from '../app/room-service.js';
 import type { StorageHealth } from '../store/room-store.js';
 import type { Logger } from '../log/logger.js';
+import { LineThrottle } from '../log/line-throttle.js';
+import { hitForAddress } from './address-quota.js';
+import { refusal } from './error-page.js';
+import { offeredAt, preflightAnswer } from './preflight.js';
 import { errorResponse } from './api-errors.js';
 import { addAnswerHeaders, answer, jsonAnswer } from './answer.js';
 import { parseInput } from './input.js';
 import { MAX_BODY_BYTES } from './body-size.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { commandNames, operations, type Action, type ApiVersion, type Method, type Operation } from './operations.js';
-import { rateLimitHeaders, type FixedWindowLimiter } from './rate-limit.js';
+import { RATE_WINDOW_MS, rateLimitHeaders, type FixedWindowLimiter } from './rate-limit.js';
 import { mountViewer, type ViewerDeps } from './viewer-routes.js';
 import { mountControlPage } from './control-page.js';
 import { sameSecret } from './secret-match.js';
-import { socketAddress } from './request-origin.js';
+import { clientWentAway, socketAddress } from './request-origin.js';
 
 
 export interface Keys {
@@ -39,9 +43,25 @@ export interface HttpDeps {
   readonly storage?: () => StorageHealth;
   /** The push hub and page bundles for /events, /view, /display and /assets; see viewer-routes.ts. */
   readonly viewer?: ViewerDeps;
+  /** Wakes the request log to summarise the lines it left out; unref'd timers on the limiter's clock by default. */
+  readonly scheduler?: Scheduler;
 }
 
-export type AppEnv = { Variables: { route: string; answerHeaders: Record<string, string> } };
+export type AppEnv = {
+  Variables: {
+    route: string;
+    answerHeaders: Record<string, string>;
+    /** Set when the request was counted per client address (address-quota.ts): its log line is throttled. */
+    countedAddress: string;
+  };
+};
+
+/** Request lines per client address per minute for requests counted per address (wrong keys, unknown paths). */
+export const LOG_LINES_PER_ADDRESS = 20;
+/** Addresses the request log keeps apart; more share one count (line-throttle.ts). */
+const LOG_ADDRESSES = 256;
+/** nginx's "client closed request": logged for a client that went away mid-request, never sent (it is gone). */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 
 
@@ -55,10 +75,15 @@ export function routePattern(method: string, op: Operation): string {
   return `${method} /api/${op.version}/{api_key}${op.path}`;
 }
 
-function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
+function requestLog(logger: Logger, throttle: LineThrottle): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const startedMs = performance.now();
     await next();
+    // A scan or a loop of wrong keys would write a line per request (122 000 in
+    // 10 s) and push everything else out of the journal. Requests with a valid key
+    // are limited by the room's quota and always logged.
+    const counted: string | undefined = c.get('countedAddress');
+    if (counted !== undefined && !throttle.allow(counted)) return;
     // Never the path: it holds the key. Handlers name their route pattern.
     logger.info(
       { method: c.req.method, route: c.get('route') ?? 'unmatched', status: c.res.status, durationMs: Math.round((performance.now() - startedMs) * 100) / 100 },
@@ -73,14 +98,47 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   // Built on first request, not at start: generating it costs memory a box that is never asked need not spend.
   let openApiText: string | undefined;
 
-  app.use('*', requestLog(deps.logger));
+  const throttle = new LineThrottle({
+    perWindow: LOG_LINES_PER_ADDRESS,
+    windowMs: RATE_WINDOW_MS,
+    maxKeys: LOG_ADDRESSES,
+    nowMs: () => deps.limiter.nowMs(),
+    scheduler: deps.scheduler ?? unrefScheduler(() => deps.limiter.nowMs()),
+    report: (address, suppressed) =>
+      deps.logger.warn(
+        { client: address, suppressed },
+        `suppressed ${suppressed} request lines from ${address}: more than ${LOG_LINES_PER_ADDRESS} a minute of wrong keys or unknown paths`,
+      ),
+  });
+  app.use('*', requestLog(deps.logger, throttle));
 
   app.onError((error, c) => {
+    // Not the box's fault, and nobody is left to answer: one line, no stack, never a 500.
+    if (clientWentAway(c, error)) {
+      deps.logger.info({ method: c.req.method, route: c.get('route') ?? 'unmatched' }, 'client went away before the request was complete');
+      return answer(c, null, CLIENT_CLOSED_REQUEST);
+    }
     deps.logger.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'request failed');
     return errorResponse(c, 500, 'internal error; the service log has the details');
   });
 
-  app.notFound((c) => errorResponse(c, 404, 'unknown operation: see /api/v1/openapi.json for the list of operations'));
+  // Outside /api nothing is keyed, so a scan of paths is counted per address like
+  // wrong keys (its own bucket, the same quota), and a browser gets a page.
+  const tooManyUnknown = (c: Context<AppEnv>, resetSeconds: number): Response =>
+    refusal(c, 429, 'Too many requests', `too many requests for unknown paths from your address; try again in ${resetSeconds} s`);
+  const unknownPath = (c: Context<AppEnv>): Response => {
+    const decision = hitForAddress(c, deps.limiter, 'path', clientAddress(c));
+    if (!decision.allowed) return tooManyUnknown(c, decision.resetSeconds);
+    return refusal(
+      c,
+      404,
+      'Nothing here',
+      'nothing at this address: on the box, `npm run key` prints the control room and viewer links; the API is under /api/v1/{api_key}/ (see /api/v1/openapi.json)',
+    );
+  };
+  app.notFound((c) =>
+    isApiPath(c.req.path) ? errorResponse(c, 404, 'unknown operation: see /api/v1/openapi.json for the list of operations') : unknownPath(c),
+  );
 
   const storage = deps.storage ?? (() => SAVING);
 
@@ -97,14 +155,12 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 
   mountControlPage(app, { keys: deps.keys, limiter: deps.limiter, clientAddress });
 
-  // CORS first: a browser's preflight carries no key and must not be counted.
-  // hono's cors() touches c.res before the handler runs, which makes hono rebuild
-  // every answer as a full Web Response with a stream body (half the throughput of
-  // GET /state, see BENCHMARKS.md). So it answers preflights only; the headers of
-  // every other /api answer are gathered up front (answer.ts), where every answer picks them up.
-  const preflight = cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Content-Type'], maxAge: 600 });
+  // The headers of every /api answer, preflights included, are gathered up front
+  // (answer.ts), where every answer picks them up. Not hono's cors(): it touches
+  // c.res before the handler runs, which makes hono rebuild every answer as a full
+  // Web Response with a stream body (half the throughput of GET /state, see
+  // BENCHMARKS.md). Preflights go through the checks below like any request.
   app.use('/api/*', async (c, next) => {
-    if (c.req.method === 'OPTIONS') return preflight(c, next);
     addAnswerHeaders(c, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store', ...storageHeader(storage()) });
     return next();
   });
@@ -117,10 +173,13 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   const tooMany = (c: Context, resetSeconds: number) =>
     errorResponse(c, 429, `rate limit exceeded: at most ${deps.limiter.limit} requests per minute; try again in ${resetSeconds} s`);
 
-  app.get('/api/v1/openapi.json', (c) => {
-    c.set('route', 'GET /api/v1/openapi.json');
-    const decision = limitedBy(c, `address:${clientAddress(c)}`);
+  // No key: counted per address, in a bucket of its own, so a burst of wrong keys
+  // from a client does not keep it from reading the document it needs to get them right.
+  app.on(['GET', 'OPTIONS'], '/api/v1/openapi.json', (c) => {
+    c.set('route', `${c.req.method} /api/v1/openapi.json`);
+    const decision = hitForAddress(c, deps.limiter, 'openapi', clientAddress(c));
     if (!decision.allowed) return tooMany(c, decision.resetSeconds);
+    if (c.req.method === 'OPTIONS') return preflightAnswer(c, ['GET']);
     openApiText ??= JSON.stringify(buildOpenApiDocument());
     return answer(c, openApiText, 200, { 'Content-Type': 'application/json' });
   });
@@ -130,14 +189,30 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
     const [, , version = '', key = ''] = c.req.path.split('/');
     c.set('route', `${c.req.method} /api/${VERSIONS.includes(version as ApiVersion) ? version : '{version}'}/{api_key}/{unmatched}`);
     const valid = key.length > 0 && sameSecret(key, deps.keys().apiKey);
-    const decision = limitedBy(c, valid ? 'room' : `address:${clientAddress(c)}`);
+    const decision = valid ? limitedBy(c, 'room') : hitForAddress(c, deps.limiter, 'address', clientAddress(c));
     if (!decision.allowed) return tooMany(c, decision.resetSeconds);
     if (!valid) return errorResponse(c, 401, 'invalid API key: use the key shown in the control room (npm run key prints it)');
     // hono answers HEAD with the GET handler, and here a GET acts: `curl -I` or a link
     // checker would start the show. HEAD is not an offered method, so it is 404.
     if (c.req.method === 'HEAD') return errorResponse(c, 404, 'HEAD is not offered: every operation is a GET (v1 mutations also take POST)');
+    if (c.req.method === 'OPTIONS') return preflight(c, version);
     return next();
   });
+
+  // After the key and the quota: the route (404), then what it takes.
+  const preflight = (c: Context<AppEnv>, version: string): Response => {
+    const segments = c.req.path.split('/').slice(4);
+    const offered = VERSIONS.includes(version as ApiVersion) ? offeredAt(version as ApiVersion, segments) : null;
+    if (offered === null) {
+      const known = VERSIONS.includes(version as ApiVersion) ? `; ${version} commands: ${commandNames(version as ApiVersion).join(', ')}` : '';
+      return errorResponse(c, 404, `unknown operation: see /api/v1/openapi.json for the list of operations${known}`);
+    }
+    c.set('route', `OPTIONS /api/${version}/{api_key}${offered.path}`);
+    if (offered.id !== undefined && !deps.service.room.timers.some((t) => t.id === offered.id)) {
+      return errorResponse(c, 404, `no timer with id "${offered.id.slice(0, 64)}" in the running order; GET /timers lists them`);
+    }
+    return preflightAnswer(c, offered.methods);
+  };
 
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
@@ -158,7 +233,9 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
       };
       const handler = async (c: Context<AppEnv>) => {
         const bodyText = method === 'POST' ? await c.req.text() : '';
-        const parsed = parseInput(op, method, c.req.query(), bodyText);
+        // Content-Type only for a POST: reading a header makes the request build its Headers, which a GET need not pay for.
+        const contentType = method === 'POST' ? c.req.header('content-type') : undefined;
+        const parsed = parseInput(op, method, { url: c.req.url, contentType, body: bodyText });
         if (!parsed.ok) return errorResponse(c, 400, parsed.error);
         const action = op.toAction(parsed.input, { id: c.req.param('id') ?? '', newTimerId: deps.newTimerId });
         return await perform(c, deps.service, action, op, `http-${op.version}`, storage);
@@ -167,6 +244,21 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
       else app.get(honoPath(op), named, handler);
     }
   }
+
+  // An asset name that is no bundle is an unknown path like any other (the pages
+  // ask only for theirs): counted per address, the asset's own 404 kept within the quota.
+  app.use('/assets/*', async (c, next) => {
+    await next();
+    if (c.res.status !== 404) return;
+    const decision = hitForAddress(c, deps.limiter, 'path', clientAddress(c));
+    if (decision.allowed) {
+      for (const [name, value] of Object.entries({ 'Cache-Control': 'no-store', ...rateLimitHeaders(decision) })) c.res.headers.set(name, value);
+      return;
+    }
+    // Unset first: hono would copy the 404's headers onto the new answer.
+    c.res = undefined;
+    c.res = tooManyUnknown(c, decision.resetSeconds);
+  });
 
   // Before the catch-all below, so /api/v1/{api_key}/events is not taken for a command.
   mountViewer(app, deps);
@@ -188,6 +280,22 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 }
 
 const SAVING: StorageHealth = { saving: true };
+
+/** `/api` and below: keyed, counted by the key middleware; everything else is a page path or nothing. */
+function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+
+/** Timers that never hold a process open (a stopping service, a test run): a pending log summary is worth no wait. */
+function unrefScheduler(nowMs: () => number): Scheduler {
+  return {
+    schedule(atMonoMs, run) {
+      const handle = setTimeout(run, Math.max(0, atMonoMs - nowMs()));
+      handle.unref();
+      return { cancel: () => clearTimeout(handle) };
+    },
+  };
+}
 
 /** Exposed to browsers too (CORS), so the console can read it from any answer. */
 export const STORAGE_HEADER = 'Showclock-Storage';

@@ -159,15 +159,3 @@ ${copyField('api-base', `${view.origin}/api/v1/${view.apiKey}`, 'API base')}
 </html>
 `;
 }
-
-/** The page for a control link that is not (or no longer) valid: no key, no script. */
-export function renderInvalidLinkPage(status: 401 | 429, retryAfterSeconds: number): string {
-  const body =
-    status === 401
-      ? '<h1>This control link is not valid</h1><p>The API key in this address is wrong or was changed. On the box, <code>npm run key</code> prints the current control link.</p>'
-      : `<h1>Too many attempts</h1><p>Try again in ${retryAfterSeconds} s.</p>`;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>Showclock control</title></head>
-<body>${body}</body></html>
-`;
-}

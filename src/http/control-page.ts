@@ -3,15 +3,20 @@
 // in the URL) and draws the viewer link's QR code here as SVG, so the page needs
 // nothing from the internet. Wrong keys are counted per client address with the
 // API's quota, so the key cannot be guessed through this page faster than
-// through the API. Loading the page with the right key spends no quota: the
-// console's own requests (and its stream, once) do.
+// through the API, and are answered like a wrong API key (rate-limit headers,
+// no-store): a page for a browser, JSON for anything else (error-page.ts).
+// Loading the page with the right key spends no quota: the console's own
+// requests (and its stream, once) do.
 import type { Context, Hono } from 'hono';
 import QRCode from 'qrcode';
 import { publicHost } from '../app/urls.js';
+import { addAnswerHeaders } from './answer.js';
 import type { AppEnv, Keys } from './app.js';
-import { renderControlPage, renderInvalidLinkPage } from './control-page-html.js';
+import { hitForAddress } from './address-quota.js';
+import { renderControlPage } from './control-page-html.js';
+import { refusal } from './error-page.js';
 import { pageHeaders } from './page-headers.js';
-import { rateLimitHeaders, type FixedWindowLimiter } from './rate-limit.js';
+import type { FixedWindowLimiter } from './rate-limit.js';
 import { sameSecret } from './secret-match.js';
 
 export interface ControlPageDeps {
@@ -41,13 +46,22 @@ export async function viewerQrSvg(viewerUrl: string): Promise<string> {
 export function mountControlPage(app: Hono<AppEnv>, deps: ControlPageDeps): void {
   app.get('/control/:key', async (c) => {
     c.set('route', 'GET /control/{api_key}');
-    const headers = pageHeaders({ keyInUrl: true });
     const keys = deps.keys();
     if (!sameSecret(c.req.param('key'), keys.apiKey)) {
-      const decision = deps.limiter.hit(`address:${deps.clientAddress(c)}`);
-      const status = decision.allowed ? 401 : 429;
-      return c.body(renderInvalidLinkPage(status, decision.resetSeconds), status, { ...headers, ...rateLimitHeaders(decision) });
+      const decision = hitForAddress(c, deps.limiter, 'address', deps.clientAddress(c));
+      // The URL holds a key, if a wrong one: the JSON answer is not sent on as a Referer either.
+      addAnswerHeaders(c, { 'Referrer-Policy': 'no-referrer' });
+      if (!decision.allowed) {
+        return refusal(c, 429, 'Too many attempts', `too many requests with a wrong control link from your address; try again in ${decision.resetSeconds} s`);
+      }
+      return refusal(
+        c,
+        401,
+        'This control link is not valid',
+        'this control link is not valid: the API key in it is wrong or was changed; on the box, `npm run key` prints the current control link',
+      );
     }
+    const headers = pageHeaders({ keyInUrl: true });
     const origin = lanOrigin(c.req.url);
     const viewerUrl = `${origin}/view/${keys.viewerKey}`;
     const html = renderControlPage({ apiKey: keys.apiKey, viewerKey: keys.viewerKey, origin, viewerUrl, qrSvg: await viewerQrSvg(viewerUrl) });

@@ -1,6 +1,7 @@
 // Every input field of the API, defined once with its two spellings: the query
-// form (strings, for plain GETs from button panels) and the JSON form (for POST
-// bodies). The same schemas validate requests and produce the OpenAPI document.
+// form (strings, for plain GETs from button panels, also used for form-encoded
+// bodies) and the JSON form (for POST bodies). The same schemas validate requests
+// and produce the OpenAPI document, so the document states what the service does.
 import { z } from 'zod';
 import {
   ADJUST_MAX_MS,
@@ -12,13 +13,27 @@ import {
   WARN_AT_MAX_MS,
   WARN_AT_MIN_MS,
 } from '../domain/limits.js';
+import { textProblem } from '../domain/text-rules.js';
 import { APPEARANCES, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
+
+export type JsonExample = string | number | boolean;
 
 export interface FieldDef<T> {
   readonly query: z.ZodType<T, string>;
   readonly json: z.ZodType<T>;
+  /**
+   * What the OpenAPI document shows for a query (or form) value. Mostly the query
+   * schema itself; whole numbers are shown as integers with their range, since a
+   * query carries an integer as its decimal spelling and a client should know the bounds.
+   */
+  readonly queryDoc: z.ZodType;
   readonly description: string;
+  /** A good value as a query spells it. */
   readonly example: string;
+  /** The same value in JSON. */
+  readonly jsonExample: JsonExample;
+  /** A value the field refuses, as a query spells it (none for `on`, which takes any): the document's error examples are the service's answers to it. */
+  readonly badExample?: string;
 }
 
 function describeInput(input: unknown): string {
@@ -37,7 +52,8 @@ function integerField(opts: {
   signed: boolean;
   hint: string;
   description: string;
-  example: string;
+  example: number;
+  badExample: string;
 }): FieldDef<number> {
   // A literal `+` in a query string arrives as a space (form encoding), so the
   // `?ms=+60000` a person types reads " 60000": a leading space stands for the plus.
@@ -52,25 +68,85 @@ function integerField(opts: {
     .regex(pattern, { error: (iss) => `must be a whole number written in decimal: ${opts.hint}; ${describeInput(iss.input)}` })
     .transform((text) => Number(text))
     .pipe(range);
-  return { query, json: range, description: opts.description, example: opts.example };
+  return {
+    query,
+    json: range,
+    queryDoc: range,
+    description: opts.description,
+    example: String(opts.example),
+    jsonExample: opts.example,
+    badExample: opts.badExample,
+  };
 }
 
-function textField(opts: { max: number; trim: boolean; description: string; example: string }): FieldDef<string> {
-  const base = (schema: z.ZodString) =>
-    schema
-      .refine((text) => !opts.trim || text.trim().length > 0, { error: 'is empty; give some text' })
-      .refine((text) => (opts.trim ? text.trim() : text).length <= opts.max, {
-        error: `is too long: at most ${opts.max} characters`,
-      });
-  const schema = base(z.string({ error: problem('must be text') }));
-  return { query: schema, json: schema, description: opts.description, example: opts.example };
+// Control characters as the room refuses them (domain/text-rules.ts): C0 and C1
+// except tab, line feed and carriage return. Written out as ranges rather than
+// \p{Cc}, which fewer regex dialects know (only the message text's "something
+// shows" needs a property class: \p{Cf}, format characters).
+const CONTROLS = '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F';
+
+/**
+ * The room's text rules (domain/text-rules.ts) as one regular expression, for the
+ * document: a client that checks a value against it is refused by the service
+ * exactly when the rules refuse it (test/http/text-patterns.test.ts checks every
+ * BMP character). ECMA-262 with the `u` flag, as JSON Schema counts characters:
+ * code points, so an emoji is one.
+ * - `trimmed: false` (label, speaker): no control character; the length goes in `maxLength`.
+ * - `trimmed: true` (message text): after trimming, 1 to `max` characters, no control
+ *   character, and at least one that shows (not whitespace, not a format character such as U+200B).
+ */
+export function textPattern(opts: { max: number; trimmed: boolean }): RegExp {
+  if (!opts.trimmed) return new RegExp(`^[^${CONTROLS}]*$`, 'u');
+  const edge = `[^\\s${CONTROLS}]`;
+  return new RegExp(`^(?=[\\s\\S]*[^\\s\\p{Cf}])\\s*${edge}(?:[^${CONTROLS}]{0,${opts.max - 2}}${edge})?\\s*$`, 'u');
 }
 
-function enumField<const T extends readonly [string, ...string[]]>(values: T, description: string): FieldDef<T[number]> {
+/**
+ * Text as the room accepts it (domain/text-rules.ts, the one place of those rules):
+ * lengths in characters as a person counts them, no control characters, and for a
+ * message something that shows. Checked here too, so that a bad value is a 400 naming
+ * its field before anything else, and the document carries the same rules as a pattern.
+ */
+function textField(opts: {
+  name: string;
+  max: number;
+  trim: boolean;
+  description: string;
+  example: string;
+  badExample: string;
+}): FieldDef<string> {
+  const pattern = textPattern({ max: opts.max, trimmed: opts.trim });
+  const prefix = `${opts.name}: `;
+  const schema = z
+    .string({ error: problem('must be text') })
+    .superRefine((text, ctx) => {
+      const checked = opts.trim ? text.trim() : text;
+      // The console and button panels show this one as it always was.
+      if (opts.trim && checked.length === 0) return ctx.addIssue({ code: 'custom', message: 'is empty; give some text', input: text });
+      const found = textProblem(opts.name, checked, { maxChars: opts.max, mustShow: opts.trim });
+      // The field name comes from the issue's path, as for every other field.
+      if (found !== null) return ctx.addIssue({ code: 'custom', message: found.startsWith(prefix) ? found.slice(prefix.length) : found, input: text });
+      // Never reached while the pattern and the rules agree (the tests hold them together);
+      // should they drift, the service still accepts nothing the document refuses.
+      if (!pattern.test(text)) ctx.addIssue({ code: 'custom', message: `does not fit the pattern given in the OpenAPI document`, input: text });
+    })
+    .meta({ pattern: pattern.source, ...(opts.trim ? { minLength: 1 } : { maxLength: opts.max }) });
+  return {
+    query: schema,
+    json: schema,
+    queryDoc: schema,
+    description: opts.description,
+    example: opts.example,
+    jsonExample: opts.example,
+    badExample: opts.badExample,
+  };
+}
+
+function enumField<const T extends readonly [string, ...string[]]>(values: T, description: string, badExample: string): FieldDef<T[number]> {
   const schema = z.enum(values, {
     error: problem(`must be one of ${values.join(', ')}`),
   });
-  return { query: schema, json: schema, description, example: values[0] };
+  return { query: schema, json: schema, queryDoc: schema, description, example: values[0], jsonExample: values[0], badExample };
 }
 
 /** `0`/`1` in a query, a boolean in JSON (decisions.md, "Inputs and bounds"). */
@@ -79,17 +155,20 @@ function flagField(description: string): FieldDef<boolean> {
     .enum(['0', '1'], { error: problem('must be 0 or 1') })
     .transform((flag) => flag === '1');
   const json = z.boolean({ error: problem('must be true or false') });
-  return { query, json, description, example: '1' };
+  return { query, json, queryDoc: query, description, example: '1', jsonExample: true, badExample: 'yes' };
 }
 
 /** `on`: `0` is off, any other value (even empty) is on (remote-control-api.md §3). */
+const onQuery = z.string().transform((text) => text !== '0');
 const onField: FieldDef<boolean> = {
-  query: z.string().transform((text) => text !== '0'),
+  query: onQuery,
   json: z
     .string({ error: problem('must be a string: "0" for off, anything else for on') })
     .transform((text) => text !== '0'),
+  queryDoc: onQuery,
   description: '`0` switches off; any other value switches on. Missing means on.',
   example: '1',
+  jsonExample: '1',
 };
 
 export const fields = {
@@ -98,28 +177,50 @@ export const fields = {
     max: ADJUST_MAX_MS,
     signed: true,
     hint: `milliseconds to add (positive) or remove (negative), at most ${ADJUST_MAX_MS} (1 hour) either way, e.g. 30000 or -30000`,
-    description: `Milliseconds to add (positive) or remove (negative); a whole number, at most ${ADJUST_MAX_MS} in either direction.`,
-    example: '60000',
+    description:
+      `Milliseconds to add (positive) or remove (negative); a whole number, at most ${ADJUST_MAX_MS} in either direction. ` +
+      'In a query a leading `+` is also accepted (unencoded, it arrives as a space, which is read as `+`).',
+    example: 60_000,
+    badExample: 'soon',
   }),
   text: textField({
+    name: 'text',
     max: MESSAGE_MAX_CHARS,
     trim: true,
-    description: `Message text, not empty, at most ${MESSAGE_MAX_CHARS} characters after trimming.`,
+    description:
+      `Message text. Trimmed, then 1 to ${MESSAGE_MAX_CHARS} characters (code points: an emoji is one), no control characters ` +
+      '(tab, line feed and carriage return are allowed), and at least one character that shows (not only spaces or format characters such as U+200B).',
     example: 'Wrap up please',
+    badExample: ' ',
   }),
   flash: flagField('Blinking message: `1` in a query, `true` in JSON.'),
-  color: enumField(MESSAGE_COLORS, 'Message colour; default white.'),
+  color: enumField(MESSAGE_COLORS, 'Message colour; default white.', 'purple'),
   bold: flagField('Bold message: `1` in a query, `true` in JSON.'),
   on: onField,
-  label: textField({ max: LABEL_MAX_CHARS, trim: false, description: `Title of the timer, at most ${LABEL_MAX_CHARS} characters.`, example: 'Keynote' }),
-  speaker: textField({ max: SPEAKER_MAX_CHARS, trim: false, description: `Name of the speaker, at most ${SPEAKER_MAX_CHARS} characters.`, example: 'Ada Lovelace' }),
+  label: textField({
+    name: 'label',
+    max: LABEL_MAX_CHARS,
+    trim: false,
+    description: `Title of the timer: at most ${LABEL_MAX_CHARS} characters (code points: an emoji is one), no control characters (tab, line feed and carriage return are allowed).`,
+    example: 'Keynote',
+    badExample: 'Keynote\u0007',
+  }),
+  speaker: textField({
+    name: 'speaker',
+    max: SPEAKER_MAX_CHARS,
+    trim: false,
+    description: `Name of the speaker: at most ${SPEAKER_MAX_CHARS} characters (code points: an emoji is one), no control characters (tab, line feed and carriage return are allowed).`,
+    example: 'Ada Lovelace',
+    badExample: 'Ada\u0000',
+  }),
   duration: integerField({
     min: DURATION_MIN_MS,
     max: DURATION_MAX_MS,
     signed: false,
     hint: `planned length in milliseconds from ${DURATION_MIN_MS} (1 second) to ${DURATION_MAX_MS} (24 hours), e.g. 600000 for 10 minutes`,
     description: `Planned length in milliseconds, ${DURATION_MIN_MS} to ${DURATION_MAX_MS}.`,
-    example: '600000',
+    example: 600_000,
+    badExample: '999',
   }),
   warnAt: integerField({
     min: WARN_AT_MIN_MS,
@@ -127,18 +228,20 @@ export const fields = {
     signed: false,
     hint: `orange-alert threshold in milliseconds from ${WARN_AT_MIN_MS} to ${WARN_AT_MAX_MS}, e.g. 60000`,
     description: `Orange-alert threshold in milliseconds, ${WARN_AT_MIN_MS} to ${WARN_AT_MAX_MS}.`,
-    example: '60000',
+    example: 60_000,
+    badExample: '-1',
   }),
-  appearance: enumField(APPEARANCES, 'What the display shows: remaining time, elapsed time, or the time of day.'),
-  zeroBehavior: enumField(ZERO_BEHAVIORS, 'What happens at zero: keep counting into overrun, stop at 0, or hide the time.'),
+  appearance: enumField(APPEARANCES, 'What the display shows: remaining time, elapsed time, or the time of day.', 'bars'),
+  zeroBehavior: enumField(ZERO_BEHAVIORS, 'What happens at zero: keep counting into overrun, stop at 0, or hide the time.', 'explode'),
   autoAdvance: flagField('Start the next timer automatically at zero: `0`/`1` in a query, boolean in JSON.'),
   to: integerField({
     min: 0,
     max: 9999,
     signed: false,
     hint: 'the new 0-based position in the running order, e.g. 0 for the top',
-    description: 'New 0-based position in the running order.',
-    example: '0',
+    description: 'New 0-based position in the running order (0 is the top; at most the position of the last timer).',
+    example: 0,
+    badExample: 'top',
   }),
 } as const;
 

@@ -1,16 +1,27 @@
-// Turns a request's query (GET) or JSON body (POST) into an operation's input,
-// validated by schemas built from the operation's own field list. A POST may
-// also carry fields in its query (button panels often POST to a URL with its
-// parameters in it): each field is read in the form it arrived in, and the body
-// wins where both give it.
+// Turns a request's query (GET), JSON body or form body (POST) into an
+// operation's input, validated by schemas built from the operation's own field
+// list. A POST may also carry fields in its query (button panels often POST to a
+// URL with its parameters in it): each field is read in the form it arrived in,
+// and the body wins where both give it. A form-encoded body (what `curl -d` and
+// HTML forms send) is read by the query's rules.
 import { z } from 'zod';
-import { fields, type FieldName } from './fields.js';
+import { fields, type FieldName, type JsonExample } from './fields.js';
 import { describeZodError } from './api-errors.js';
 import type { Method, Operation } from './operations.js';
+import { decodeUrlEncoded, queryOf, type UrlEncoded } from './url-encoded.js';
 
 export type ParsedInput = { readonly ok: true; readonly input: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly error: string };
 
-type Form = 'query' | 'json';
+/** The request as it arrived, which the input is read from. */
+export interface RawRequest {
+  /** The request URL: its query is read here, not by hono, which passes a broken percent-encoding on raw. */
+  readonly url: string;
+  readonly contentType: string | undefined;
+  /** '' for a GET. */
+  readonly body: string;
+}
+
+export type Form = 'query' | 'json';
 
 /** The object schema of one operation in one form; fields it does not name are ignored. */
 export function inputSchema(op: Operation, form: Form): z.ZodObject {
@@ -35,52 +46,141 @@ function cachedSchema(op: Operation, form: Form): z.ZodObject {
   return (entry[form] ??= inputSchema(op, form));
 }
 
-function validate(op: Operation, form: Form, raw: Record<string, unknown>): ParsedInput {
-  if (op.required.length === 0 && op.optional.length === 0) return { ok: true, input: {} };
-  const result = cachedSchema(op, form).safeParse(raw);
-  return result.success ? { ok: true, input: result.data } : { ok: false, error: describeZodError(result.error) };
+function fieldNames(op: Operation): readonly FieldName[] {
+  return [...op.required, ...op.optional];
 }
 
-function parseQuery(op: Operation, query: Record<string, string>): ParsedInput {
-  return validate(op, 'query', query);
+/** An input this operation takes: its required fields, or else its first field, with example values. */
+export function exampleInput(op: Operation): Record<string, JsonExample> {
+  const names = op.required.length > 0 ? op.required : op.optional.slice(0, 1);
+  return Object.fromEntries(names.map((name) => [name, fields[name].jsonExample]));
+}
+
+/** `{"ms": 60000}`: the example as a person would type it in a message. */
+function exampleText(op: Operation): string {
+  return `{${Object.entries(exampleInput(op))
+    .map(([name, value]) => `${JSON.stringify(name)}: ${JSON.stringify(value)}`)
+    .join(', ')}}`;
+}
+
+const NO_INPUT: ParsedInput = { ok: true, input: {} };
+
+interface Given {
+  readonly form: Form;
+  readonly value: unknown;
+}
+
+/** The fields gathered from the places a request can carry them, first place first. */
+class Gathered {
+  readonly given = new Map<FieldName, Given>();
+  /** Fields whose value could not be decoded, and what is wrong with each. */
+  readonly broken = new Map<FieldName, string>();
+  readonly #taken = new Set<FieldName>();
+
+  takeJson(names: readonly FieldName[], body: Record<string, unknown>): void {
+    for (const name of names) {
+      if (this.#taken.has(name) || !Object.hasOwn(body, name)) continue;
+      this.#taken.add(name);
+      this.given.set(name, { form: 'json', value: body[name] });
+    }
+  }
+
+  takeUrlEncoded(names: readonly FieldName[], found: UrlEncoded, where: 'query' | 'body'): void {
+    for (const name of names) {
+      const entry = found[name];
+      if (this.#taken.has(name) || entry === undefined) continue;
+      this.#taken.add(name);
+      if (entry.ok) this.given.set(name, { form: 'query', value: entry.value });
+      else {
+        this.broken.set(
+          name,
+          `${name}: broken percent-encoding in the ${where} (${JSON.stringify(entry.raw.slice(0, 40))}): ` +
+            'every % must start a %XX sequence of UTF-8 bytes; write a % itself as %25',
+        );
+      }
+    }
+  }
+}
+
+/**
+ * Validates what was gathered, naming every bad field at once (broken encodings
+ * first). `form` is the form of the request's main place, for the messages about missing fields.
+ */
+function validate(op: Operation, gathered: Gathered, form: Form): ParsedInput {
+  const raw: Record<string, unknown> = {};
+  const forms = new Set<Form>();
+  for (const [name, given] of gathered.given) {
+    raw[name] = given.value;
+    forms.add(given.form);
+  }
+  const [only] = forms;
+  const parsed = (forms.size <= 1 && gathered.broken.size === 0 ? cachedSchema(op, only ?? form) : requestSchema(op, gathered, form)).safeParse(raw);
+  const problems = [...gathered.broken.values(), ...(parsed.success ? [] : [describeZodError(parsed.error)])];
+  return parsed.success && problems.length === 0 ? { ok: true, input: parsed.data } : { ok: false, error: problems.join('; ') };
+}
+
+/** Mixed forms and broken encodings are rare, so this schema is built per request rather than cached. */
+function requestSchema(op: Operation, gathered: Gathered, form: Form): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const name of fieldNames(op)) {
+    // A broken field is already named; it is not also "required".
+    if (gathered.broken.has(name)) continue;
+    const schema: z.ZodType = fields[name][gathered.given.get(name)?.form ?? form];
+    shape[name] = op.required.includes(name) ? schema : schema.optional();
+  }
+  return z.object(shape);
 }
 
 type BodyObject = { readonly ok: true; readonly body: Record<string, unknown> } | { readonly ok: false; readonly error: string };
 
 /** An empty body is an empty object: every POST body in the API is optional. */
-function readBodyObject(text: string): BodyObject {
+function readJsonObject(op: Operation, text: string): BodyObject {
   if (text.trim().length === 0) return { ok: true, body: {} };
+  const takesInput = fieldNames(op).length > 0;
+  // The example is this operation's own, so the message shows what to send here.
+  const send = takesInput ? `send an object such as ${exampleText(op)}` : 'this operation takes no input: send no body';
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: `body: not valid JSON (${reason}); send an object such as {"ms": 30000}` };
+    return { ok: false, error: `body: not valid JSON (${reason}); ${send}` };
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, error: 'body: must be a JSON object such as {"ms": 30000}' };
+    return {
+      ok: false,
+      error: takesInput ? `body: must be a JSON object such as ${exampleText(op)}` : 'body: must be a JSON object, or no body: this operation takes no input',
+    };
   }
   return { ok: true, body: body as Record<string, unknown> };
 }
 
-function parsePost(op: Operation, query: Record<string, string>, bodyText: string): ParsedInput {
-  const read = readBodyObject(bodyText);
-  if (!read.ok) return read;
-  const fromQuery = [...op.required, ...op.optional].filter((name) => query[name] !== undefined && !Object.hasOwn(read.body, name));
-  if (fromQuery.length === 0) return validate(op, 'json', read.body);
-  // Mixed forms are rare, so this schema is built per request rather than cached.
-  const shape: Record<string, z.ZodType> = {};
-  const raw: Record<string, unknown> = { ...read.body };
-  for (const name of [...op.required, ...op.optional]) {
-    const inQuery = fromQuery.includes(name);
-    const schema: z.ZodType = fields[name][inQuery ? 'query' : 'json'];
-    shape[name] = op.required.includes(name) ? schema : schema.optional();
-    if (inQuery) raw[name] = query[name];
-  }
-  const result = z.object(shape).safeParse(raw);
-  return result.success ? { ok: true, input: result.data } : { ok: false, error: describeZodError(result.error) };
+function isFormBody(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
 }
 
-export function parseInput(op: Operation, method: Method, query: Record<string, string>, bodyText: string): ParsedInput {
-  return method === 'GET' ? parseQuery(op, query) : parsePost(op, query, bodyText);
+export function parseInput(op: Operation, method: Method, request: RawRequest): ParsedInput {
+  // GET /state and the plain commands take no input: nothing is read or allocated for them.
+  const takesInput = op.required.length + op.optional.length > 0;
+  if (method === 'GET') {
+    if (!takesInput) return NO_INPUT;
+    const gathered = new Gathered();
+    gathered.takeUrlEncoded(fieldNames(op), decodeUrlEncoded(queryOf(request.url)), 'query');
+    return validate(op, gathered, 'query');
+  }
+  const names = fieldNames(op);
+  const gathered = new Gathered();
+  if (isFormBody(request.contentType)) {
+    if (!takesInput) return NO_INPUT;
+    gathered.takeUrlEncoded(names, decodeUrlEncoded(request.body), 'body');
+    gathered.takeUrlEncoded(names, decodeUrlEncoded(queryOf(request.url)), 'query');
+    return validate(op, gathered, 'query');
+  }
+  // Any other Content-Type, or none, is read as JSON: clients that cannot set one still get through.
+  const read = readJsonObject(op, request.body);
+  if (!read.ok) return read;
+  if (!takesInput) return NO_INPUT;
+  gathered.takeJson(names, read.body);
+  gathered.takeUrlEncoded(names, decodeUrlEncoded(queryOf(request.url)), 'query');
+  return validate(op, gathered, 'json');
 }

@@ -1,8 +1,15 @@
 // The OpenAPI 3.0.3 document, generated from the operation table and the same
-// zod schemas that validate requests and describe responses.
+// zod schemas that validate requests and describe responses, so that it states
+// exactly what the service accepts: test/http/requests-from-document.test.ts
+// drives every operation with requests made from it, and scripts/lint-openapi.mjs
+// (part of npm test) holds it to Redocly's and Spectral's rules.
 import { z } from 'zod';
-import { fields } from './fields.js';
-import { inputSchema } from './input.js';
+import { applyCommand } from '../domain/engine.js';
+import { DURATION_MAX_MS, TIMER_ID_MAX_CHARS } from '../domain/limits.js';
+import { createRoom } from '../domain/room.js';
+import type { Room } from '../domain/types.js';
+import { fields, type FieldName, type JsonExample } from './fields.js';
+import { exampleInput, parseInput, type RawRequest } from './input.js';
 import { commandNames, operations, type Method, type Operation } from './operations.js';
 import { components, type ComponentName } from './schemas.js';
 import { MAX_BODY_BYTES } from './body-size.js';
@@ -17,8 +24,38 @@ function schemaOf(schema: z.ZodType): JsonObject {
 
 const ref = (name: ComponentName) => ({ $ref: `#/components/schemas/${name}` });
 
-// Headers and error responses are the same on every operation: written once under
-// components and referenced, which keeps the document small (about 200 KB written inline, 70 KB so).
+/** The response schemas, each nested one (Timer in State, State in StateEnvelope, ...) referenced rather than copied. */
+function componentSchemas(): Record<string, JsonObject> {
+  const registry = z.registry<{ id: string }>();
+  for (const [name, schema] of Object.entries(components)) registry.add(schema, { id: name });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'openapi-3.0',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonObject> };
+  for (const schema of Object.values(schemas)) delete schema.$id;
+  return nullableRefs(schemas) as Record<string, JsonObject>;
+}
+
+// OpenAPI 3.0.3 lets `nullable` act only beside a `type`, so zod's `{nullable, allOf: [$ref]}`
+// would not admit null to a strict reader: the nullable reference becomes
+// "the referenced schema, or null" written as 3.0.3 allows it (an enum holding only null).
+function nullableRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(nullableRefs);
+  if (typeof value !== 'object' || value === null) return value;
+  const object: JsonObject = {};
+  for (const [key, inner] of Object.entries(value)) object[key] = nullableRefs(inner);
+  if (object.nullable === true && object.type === undefined && Array.isArray(object.allOf) && object.allOf.length === 1) {
+    const { allOf, ...rest } = object;
+    delete rest.nullable;
+    return { ...rest, anyOf: [...allOf, { type: 'object', nullable: true, enum: [null] }] };
+  }
+  return object;
+}
+
+// Headers and most responses are the same on every operation: written once under
+// components and referenced, which keeps the document small (about 100 KB as served;
+// the 400s are per operation, for their examples).
 const headerComponents: Record<string, JsonObject> = {
   'RateLimit-Limit': { description: 'Requests allowed per minute', schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
@@ -45,8 +82,16 @@ function jsonResponse(description: string, schema: ComponentName, extraHeaders: 
   return { description, headers: { ...rateHeaders, ...extraHeaders }, content: { 'application/json': { schema: ref(schema) } } };
 }
 
+// Success answers too, under the name of their body's schema: every operation answers one of these three.
+const successComponents: Partial<Record<ComponentName, JsonObject>> = {
+  StateEnvelope: jsonResponse('Success: the room snapshot after the operation', 'StateEnvelope'),
+  TimersList: jsonResponse('Success: the running order', 'TimersList'),
+  TimerCreated: jsonResponse('Created: the new timer, appended at the end of the running order', 'TimerCreated'),
+};
+
 const responseComponents: Record<string, JsonObject> = {
-  InvalidInput: jsonResponse('Invalid input; the message names the field', 'Error'),
+  ...successComponents,
+  InvalidInput: jsonResponse('Invalid input (the message names the field), or refused by the room as it is (the message says why)', 'Error'),
   InvalidKey: jsonResponse('Invalid API key', 'Error'),
   NotFound: jsonResponse('Unknown command, operation or timer id', 'Error'),
   RateLimited: jsonResponse('Rate limit exceeded', 'Error', { 'Retry-After': headerRef('Retry-After') }),
@@ -70,16 +115,31 @@ function changesRoom(op: Operation): boolean {
   return op.toAction({}, { id: '', newTimerId: () => '' }).kind === 'command';
 }
 
-/** On a POST every query field is optional: it may come in the body instead, which wins. */
-function queryParameters(op: Operation, method: Method): JsonObject[] {
-  const required = new Set(method === 'GET' ? op.required : []);
-  return [...op.required, ...op.optional].map((name) => ({
+// The engine refuses these without any field ("at least one field", engine.ts); the
+// document says so with minProperties and anyOf. The request property test fails
+// should the two ever disagree.
+const NEEDS_A_FIELD: ReadonlySet<string> = new Set(['v1_updateTimer', 'v1_settings']);
+
+function fieldNames(op: Operation): readonly FieldName[] {
+  return [...op.required, ...op.optional];
+}
+
+/** An example as the document's query and form schemas type it: whole numbers as integers, the rest as a query spells them. */
+function docExample(name: FieldName): JsonExample {
+  const { jsonExample, example } = fields[name];
+  return typeof jsonExample === 'number' ? jsonExample : example;
+}
+
+/** The query parameters of a GET. A POST documents its fields in the body only (see postNote). */
+function queryParameters(op: Operation): JsonObject[] {
+  const required = new Set<FieldName>(op.required);
+  return fieldNames(op).map((name) => ({
     name,
     in: 'query',
     required: required.has(name),
     description: fields[name].description,
-    schema: schemaOf(fields[name].query),
-    example: fields[name].example,
+    schema: schemaOf(fields[name].queryDoc),
+    example: docExample(name),
   }));
 }
 
@@ -88,37 +148,146 @@ function pathParameters(op: Operation): JsonObject[] {
     { name: 'api_key', in: 'path', required: true, description: 'The room\'s API key', schema: { type: 'string' } },
   ];
   if (op.path.includes('{id}')) {
-    params.push({ name: 'id', in: 'path', required: true, description: 'Timer id', schema: { type: 'string' } });
+    params.push({
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: 'Timer id, as GET /timers lists them; an id not in the running order is 404',
+      schema: { type: 'string', minLength: 1, maxLength: TIMER_ID_MAX_CHARS },
+      example: 't1',
+    });
   }
   return params;
 }
 
+/** The body's object schema, each field given by `pick`; fields the operation does not use may be there and are ignored. */
+function bodySchema(op: Operation, pick: (name: FieldName) => z.ZodType): JsonObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const name of op.required) shape[name] = pick(name);
+  for (const name of op.optional) shape[name] = pick(name).optional();
+  const schema = schemaOf(z.object(shape));
+  if (NEEDS_A_FIELD.has(op.operationId)) {
+    // minProperties alone would let an unused field count; anyOf says it must be one of these.
+    schema.minProperties = 1;
+    schema.anyOf = fieldNames(op).map((name) => ({ required: [name] }));
+  }
+  return schema;
+}
+
+function requestBody(op: Operation): JsonObject | undefined {
+  if (fieldNames(op).length === 0) return undefined;
+  const formExample = Object.fromEntries(Object.keys(exampleInput(op)).map((name) => [name, docExample(name as FieldName)]));
+  return {
+    description: 'JSON, or form-encoded with the values spelled as in a query. The fields may come in the query string instead (see the description).',
+    // Required when the operation needs a field: a strict client then sends it here, where the document can check it.
+    required: op.required.length > 0 || NEEDS_A_FIELD.has(op.operationId),
+    content: {
+      'application/json': { schema: bodySchema(op, (name) => fields[name].json), example: exampleInput(op) },
+      'application/x-www-form-urlencoded': { schema: bodySchema(op, (name) => fields[name].queryDoc), example: formExample },
+    },
+  };
+}
+
+const postNote =
+  'A POST may instead carry its fields in the query string, spelled as for GET (for button panels that can only POST to a URL); ' +
+  'a field given in both places is taken from the body. OpenAPI 3.0 cannot say "in the query or in the body", ' +
+  'so this document lists them in the body only.';
+
+function description(op: Operation, method: Method): string {
+  const parts = [op.description ?? op.summary];
+  if (method === 'GET' && NEEDS_A_FIELD.has(op.operationId)) parts.push('At least one of the query fields must be given.');
+  if (method === 'POST' && fieldNames(op).length > 0) parts.push(postNote);
+  return parts.join('\n\n');
+}
+
+// A room the error examples are made in: one timer, at the 24-hour maximum, so that
+// next, previous, delete and adjust show how the room refuses them.
+const EXAMPLE_ROOM: Room = (() => {
+  const room = createRoom('t1');
+  return {
+    ...room,
+    timers: room.timers.map((timer) => ({ ...timer, duration: DURATION_MAX_MS })),
+    transport: { running: false, remainingMs: DURATION_MAX_MS },
+  };
+})();
+
+function queryRequest(query: Record<string, string>): RawRequest {
+  return { url: `/?${new URLSearchParams(query).toString()}`, contentType: undefined, body: '' };
+}
+
+function jsonRequest(body: string): RawRequest {
+  return { url: '/', contentType: 'application/json', body };
+}
+
+function exampleQuery(op: Operation): Record<string, string> {
+  return Object.fromEntries(Object.keys(exampleInput(op)).map((name) => [name, fields[name as FieldName].example]));
+}
+
+/** What the example room answers to the operation with this (valid) input, when it refuses it. */
+function roomRefusal(op: Operation, input: Readonly<Record<string, unknown>>): string | undefined {
+  const action = op.toAction(input, { id: EXAMPLE_ROOM.activeTimerId, newTimerId: () => 'example' });
+  if (action.kind !== 'command') return undefined;
+  const { outcome } = applyCommand(EXAMPLE_ROOM, action.command, 0);
+  return outcome.ok || outcome.error.kind === 'not_found' ? undefined : outcome.error.message;
+}
+
+/** The service's own 400 answers for this operation: made by the code that answers, so they cannot drift. */
+function badRequestExamples(op: Operation, method: Method): Record<string, JsonObject> {
+  const examples: Record<string, JsonObject> = {};
+  const add = (key: string, summary: string, error: string | undefined) => {
+    if (error !== undefined) examples[key] = { summary, value: { ok: false, error } };
+  };
+  const answer = (request: RawRequest) => {
+    const parsed = parseInput(op, method, request);
+    return parsed.ok ? undefined : parsed.error;
+  };
+  const bad = fieldNames(op).find((name) => fields[name].badExample !== undefined);
+  if (bad !== undefined) {
+    const value = fields[bad].badExample ?? '';
+    add(
+      'badValue',
+      `A bad ${bad}`,
+      answer(method === 'GET' ? queryRequest({ ...exampleQuery(op), [bad]: value }) : jsonRequest(JSON.stringify({ ...exampleInput(op), [bad]: value }))),
+    );
+  }
+  const [required] = op.required;
+  if (required !== undefined) add('missing', `No ${required}`, answer(method === 'GET' ? queryRequest({}) : jsonRequest('{}')));
+  if (method === 'POST') add('notAnObject', 'A body that is not a JSON object', answer(jsonRequest('[1, 2]')));
+  if (NEEDS_A_FIELD.has(op.operationId)) add('noField', 'No field at all', roomRefusal(op, {}));
+  const example = parseInput(op, 'GET', queryRequest(exampleQuery(op)));
+  if (example.ok) add('refused', 'Refused by the room as it is', roomRefusal(op, example.input));
+  return examples;
+}
+
+function badRequestResponse(op: Operation, method: Method): JsonObject {
+  const examples = badRequestExamples(op, method);
+  if (Object.keys(examples).length === 0) return responseRef('InvalidInput');
+  return {
+    description: 'Invalid input (the message names the field), or refused by the room as it is (the message says why)',
+    headers: rateHeaders,
+    content: { 'application/json': { schema: ref('Error'), examples } },
+  };
+}
+
 function operationObject(op: Operation, method: Method): JsonObject {
-  const hasInput = op.required.length + op.optional.length > 0;
   const responses: Record<string, JsonObject> = {
-    [String(op.success.status)]: jsonResponse(op.success.status === 201 ? 'Created' : 'Success', op.success.schema),
+    [String(op.success.status)]:
+      successComponents[op.success.schema] === undefined ? jsonResponse('Success', op.success.schema) : responseRef(op.success.schema),
     ...errorResponses,
+    '400': badRequestResponse(op, method),
   };
   if (changesRoom(op)) responses['503'] = responseRef('NotSaved');
-  const object: JsonObject = {
+  const body = method === 'POST' ? requestBody(op) : undefined;
+  if (method === 'POST') responses['413'] = responseRef('BodyTooLarge');
+  return {
     operationId: method === 'GET' || op.methods.length === 1 ? op.operationId : `${op.operationId}_post`,
     tags: [op.version],
     summary: op.summary,
-    ...(op.description === undefined ? {} : { description: op.description }),
-    parameters: [...pathParameters(op), ...queryParameters(op, method)],
+    description: description(op, method),
+    parameters: [...pathParameters(op), ...(method === 'GET' ? queryParameters(op) : [])],
+    ...(body === undefined ? {} : { requestBody: body }),
     responses,
   };
-  if (method === 'POST') {
-    responses['413'] = responseRef('BodyTooLarge');
-    if (hasInput) {
-      object.requestBody = {
-        // Required fields may come in the query instead, so the body itself is optional.
-        required: false,
-        content: { 'application/json': { schema: schemaOf(inputSchema(op, 'json')) } },
-      };
-    }
-  }
-  return object;
 }
 
 export function buildOpenApiDocument(): JsonObject {
@@ -133,6 +302,9 @@ export function buildOpenApiDocument(): JsonObject {
       operationId: 'v1_openapi',
       tags: ['v1'],
       summary: 'This document; no key needed',
+      description:
+        'This OpenAPI 3.0.3 document, generated by the service from the same schemas that check its requests. ' +
+        'Needs no key; counts against the rate limit of the client\'s address.',
       responses: {
         '200': { description: 'The OpenAPI document', headers: rateHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
         '429': errorResponses['429'],
@@ -161,8 +333,6 @@ export function buildOpenApiDocument(): JsonObject {
       },
     },
   };
-  const schemas: Record<string, JsonObject> = {};
-  for (const [name, schema] of Object.entries(components)) schemas[name] = schemaOf(schema);
   return {
     openapi: '3.0.3',
     info: {
@@ -170,15 +340,25 @@ export function buildOpenApiDocument(): JsonObject {
       version: '1.0.0',
       description:
         'Remote control of a live-event countdown timer. Every operation is a plain GET; v1 mutations also take POST with JSON. ' +
-        'The room\'s API key is in the path. 100 requests per minute per key (v0 and v1 together). ' +
+        'The room\'s API key is in the path (OpenAPI 3.0 security schemes cannot describe a key in the path, so none is declared). ' +
+        '100 requests per minute per key (v0 and v1 together). ' +
         `v0 is frozen and GET only (${commandNames('v0').join(', ')}). ` +
-        'Additions to v1 beyond the interface document: /settings, /timer/{id}/move, /events (push channel), previous, toggle, toggle_blackout, toggle_onair.',
+        'Additions to v1 beyond the interface document: /settings, /timer/{id}/move, /events (push channel), previous, toggle, toggle_blackout, toggle_onair. ' +
+        'Text lengths count characters as code points (an emoji is one), as JSON Schema does; patterns are ECMA-262 regular expressions read with the `u` flag.',
+      contact: { name: 'Showclock' },
+      // The project has not chosen a licence: this states that none is granted.
+      license: {
+        name: 'UNLICENSED (private; no licence is granted)',
+        url: 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license',
+      },
     },
+    // Relative: the document is served by the box it describes, whatever its address.
+    servers: [{ url: '/', description: 'The Showclock box serving this document' }],
     tags: [
       { name: 'v1', description: 'Current version (recommended)' },
       { name: 'v0', description: 'Frozen, reduced command set, GET only' },
     ],
     paths,
-    components: { schemas, responses: responseComponents, headers: headerComponents },
+    components: { schemas: componentSchemas(), responses: responseComponents, headers: headerComponents },
   };
 }

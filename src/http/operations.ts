@@ -90,6 +90,9 @@ function message(input: { text: string; flash?: boolean; color?: Message['color'
   return { text: input.text, flash: input.flash ?? false, color: input.color ?? 'white', bold: input.bold ?? false };
 }
 
+const messageDescription =
+  'Shows a message on the screens, replacing any other: `text` (required), `flash`, `color`, `bold`; defaults: not blinking, white, not bold.';
+
 /** A `/{cmd}` command in the given version. */
 function cmd<R extends FieldName = never, O extends FieldName = never>(
   version: ApiVersion,
@@ -110,49 +113,89 @@ function cmd<R extends FieldName = never, O extends FieldName = never>(
 
 function sharedCommands(version: ApiVersion): Operation[] {
   return [
-    cmd(version, 'start', 'Start the active timer (nothing changes if it is running)', { action: () => command({ type: 'start' }) }),
-    cmd(version, 'pause', 'Pause the active timer (nothing changes if it is paused)', { action: () => command({ type: 'pause' }) }),
-    cmd(version, 'stop', 'Alias of pause', { action: () => command({ type: 'pause' }) }),
-    cmd(version, 'reset', 'Set the active timer back to its planned duration, paused', { action: () => command({ type: 'reset' }) }),
+    cmd(version, 'start', 'Start the active timer (nothing changes if it is running)', {
+      description: 'Starts the active timer from its remaining time: `running` becomes true and `endAt` is set. Already running: 200 and nothing changes.',
+      action: () => command({ type: 'start' }),
+    }),
+    cmd(version, 'pause', 'Pause the active timer (nothing changes if it is paused)', {
+      description: 'Pauses the active timer: `running` becomes false and `remainingAtPause` holds what is left. Already paused: 200 and nothing changes.',
+      action: () => command({ type: 'pause' }),
+    }),
+    cmd(version, 'stop', 'Alias of pause', {
+      description: 'The same as pause: the active timer stops counting and keeps what is left. Already paused: 200 and nothing changes.',
+      action: () => command({ type: 'pause' }),
+    }),
+    cmd(version, 'reset', 'Set the active timer back to its planned duration, paused', {
+      description: 'Sets the active timer back to its planned duration and pauses it.',
+      action: () => command({ type: 'reset' }),
+    }),
     cmd(version, 'next', 'Make the next timer active at its duration, keeping running or paused; 400 on the last timer', {
+      description:
+        'Makes the next timer of the running order active with its full duration. Running stays running (the next timer starts now); ' +
+        'paused stays paused. On the last timer: 400 `no next timer` and nothing changes.',
       action: () => command({ type: 'next' }),
     }),
     cmd(version, 'adjust', 'Shift the remaining time by ms (positive adds, negative removes), at most 1 hour per call', {
+      description:
+        'Moves the remaining time of the active timer by `ms`: positive adds, negative removes, at most 3600000 (1 hour) either way per call. ' +
+        'Running: `endAt` moves; paused: `remainingAtPause` moves. A result above 86400000 (24 hours) is refused with 400.',
       required: ['ms'],
       action: (input) => command({ type: 'adjust', ms: input.ms }),
     }),
     version === 'v0'
       ? cmd(version, 'message', 'Show a message on the screens', {
+          description: 'Shows a message on the screens, replacing any other: `text` (required) and `flash`; v0 has no colour or bold (white, not bold).',
           required: ['text'],
           optional: ['flash'],
           action: (input) => command({ type: 'message.set', message: message(input) }),
         })
       : cmd(version, 'message', 'Show a message on the screens', {
+          description: messageDescription,
           required: ['text'],
           optional: ['flash', 'color', 'bold'],
           action: (input) => command({ type: 'message.set', message: message(input) }),
         }),
-    cmd(version, 'clear_message', 'Clear the message', { action: () => command({ type: 'message.clear' }) }),
+    cmd(version, 'clear_message', 'Clear the message', {
+      description: 'Removes the on-screen message: `message` becomes null. Without a message: 200 and nothing changes.',
+      action: () => command({ type: 'message.clear' }),
+    }),
     cmd(version, 'blackout', 'Black screen on (`on` anything but 0, or missing) or off (`on=0`)', {
+      description: 'The black-screen switch: `on=0` switches it off; any other value of `on`, or none, switches it on.',
       optional: ['on'],
       action: (input) => command({ type: 'blackout.set', on: input.on ?? true }),
     }),
-    cmd(version, 'status', 'Read the snapshot; changes nothing', { action: () => ({ kind: 'read-state' }) }),
+    cmd(version, 'status', 'Read the snapshot; changes nothing', {
+      description: 'Answers the room snapshot, as GET /state does; a read, so nothing changes and seq stays.',
+      action: () => ({ kind: 'read-state' }),
+    }),
   ];
 }
 
 const v1Commands: Operation[] = [
   ...sharedCommands('v1'),
   cmd('v1', 'onair', 'ON AIR indicator on (`on` anything but 0, or missing) or off (`on=0`)', {
+    description: 'The ON AIR indicator: `on=0` switches it off; any other value of `on`, or none, switches it on. Not in v0.',
     optional: ['on'],
     action: (input) => command({ type: 'onair.set', on: input.on ?? true }),
   }),
   cmd('v1', 'previous', 'Addition: make the previous timer active at its duration, keeping running or paused; 400 on the first timer', {
+    description:
+      'Addition to v1, the mirror of next: the previous timer of the running order becomes active with its full duration, keeping running or paused. ' +
+      'On the first timer: 400 `no previous timer` and nothing changes.',
     action: () => command({ type: 'previous' }),
   }),
-  cmd('v1', 'toggle', 'Addition: start when paused, pause when running', { action: () => command({ type: 'toggle' }) }),
-  cmd('v1', 'toggle_blackout', 'Addition: switch blackout over', { action: () => command({ type: 'blackout.toggle' }) }),
-  cmd('v1', 'toggle_onair', 'Addition: switch ON AIR over', { action: () => command({ type: 'onair.toggle' }) }),
+  cmd('v1', 'toggle', 'Addition: start when paused, pause when running', {
+    description: 'Addition to v1, for a single button: starts the active timer when it is paused, pauses it when it is running.',
+    action: () => command({ type: 'toggle' }),
+  }),
+  cmd('v1', 'toggle_blackout', 'Addition: switch blackout over', {
+    description: 'Addition to v1, for a single button: switches the black screen on when it is off, off when it is on.',
+    action: () => command({ type: 'blackout.toggle' }),
+  }),
+  cmd('v1', 'toggle_onair', 'Addition: switch ON AIR over', {
+    description: 'Addition to v1, for a single button: switches the ON AIR indicator on when it is off, off when it is on.',
+    action: () => command({ type: 'onair.toggle' }),
+  }),
 ];
 
 const v1Resources: Operation[] = [
@@ -162,6 +205,10 @@ const v1Resources: Operation[] = [
     methods: ['GET'],
     path: '/state',
     summary: 'The full room snapshot',
+    description:
+      'The room snapshot the control consoles see: transport, active timer, running order, message, switches and settings. ' +
+      'Derive the remaining time from it (`endAt` - `serverNow` while running, `remainingAtPause` while paused) rather than counting on your own. ' +
+      'A read: nothing changes.',
     action: () => ({ kind: 'read-state' }),
   }),
   operation({
@@ -170,6 +217,7 @@ const v1Resources: Operation[] = [
     methods: ['GET'],
     path: '/timers',
     summary: 'The running order',
+    description: 'Every timer in running order, and the id of the active one. A read: nothing changes.',
     success: { status: 200, schema: 'TimersList' },
     action: () => ({ kind: 'list-timers' }),
   }),
@@ -179,7 +227,10 @@ const v1Resources: Operation[] = [
     methods: ['POST'],
     path: '/timers',
     summary: 'Append a timer to the running order',
-    description: 'Defaults: label `Timer N`, speaker empty, duration 600000, warnAt 60000, appearance countdown.',
+    description:
+      'Appends a timer at the end of the running order and answers 201 with it. Every field is optional; defaults: ' +
+      'label `Timer N`, speaker empty, duration 600000, warnAt 60000, appearance countdown. ' +
+      'The running order holds at most 100 timers: a full one is 400.',
     optional: timerFieldNames,
     success: { status: 201, schema: 'TimerCreated' },
     action: (input, ctx) => command({ type: 'timer.create', id: ctx.newTimerId(), fields: timerFields(input) }),
@@ -190,6 +241,7 @@ const v1Resources: Operation[] = [
     methods: ['GET', 'POST'],
     path: '/timer/{id}/select',
     summary: 'Make a timer active, paused at its duration',
+    description: 'Makes the timer active, paused, with its full duration left; also when it already was the active one.',
     action: (_input, ctx) => command({ type: 'timer.select', id: ctx.id }),
   }),
   operation({
@@ -198,7 +250,9 @@ const v1Resources: Operation[] = [
     methods: ['GET', 'POST'],
     path: '/timer/{id}/update',
     summary: 'Change a timer; at least one field',
-    description: 'A new duration on the active timer keeps the time already elapsed.',
+    description:
+      'Changes the fields given (at least one of label, speaker, duration, warnAt, appearance) and keeps the others. ' +
+      'A new duration on the active timer keeps the time already elapsed.',
     optional: timerFieldNames,
     action: (input, ctx) => command({ type: 'timer.update', id: ctx.id, fields: timerFields(input) }),
   }),
@@ -208,6 +262,9 @@ const v1Resources: Operation[] = [
     methods: ['GET', 'POST'],
     path: '/timer/{id}/delete',
     summary: 'Remove a timer; the last remaining timer is kept (400)',
+    description:
+      'Removes the timer from the running order. Deleting the active timer makes the following one active (the previous one if it was the last), ' +
+      'paused at its duration. The last remaining timer is kept: 400 and nothing changes.',
     action: (_input, ctx) => command({ type: 'timer.delete', id: ctx.id }),
   }),
   operation({
@@ -216,6 +273,7 @@ const v1Resources: Operation[] = [
     methods: ['GET', 'POST'],
     path: '/timer/{id}/move',
     summary: 'Addition: move a timer to a 0-based position in the running order',
+    description: 'Addition to v1: moves the timer to position `to` of the running order (0 is the top). A position past the last timer is 400.',
     required: ['to'],
     action: (input, ctx) => command({ type: 'timer.move', id: ctx.id, to: input.to }),
   }),
@@ -225,6 +283,7 @@ const v1Resources: Operation[] = [
     methods: ['GET', 'POST'],
     path: '/message/set',
     summary: 'Show a message on the screens',
+    description: messageDescription,
     required: ['text'],
     optional: ['flash', 'color', 'bold'],
     action: (input) => command({ type: 'message.set', message: message(input) }),
@@ -235,6 +294,7 @@ const v1Resources: Operation[] = [
     methods: ['GET', 'POST'],
     path: '/message/clear',
     summary: 'Clear the message',
+    description: 'Removes the on-screen message: `message` becomes null. Without a message: 200 and nothing changes.',
     action: () => command({ type: 'message.clear' }),
   }),
   operation({
@@ -243,6 +303,9 @@ const v1Resources: Operation[] = [
     methods: ['GET', 'POST'],
     path: '/settings',
     summary: 'Addition: room settings; at least one field',
+    description:
+      'Addition to v1: `zeroBehavior` decides what happens at zero (continue into overrun, stop at 0, or hide the time); ' +
+      '`autoAdvance` starts the next timer at zero. Give at least one; the other keeps its value.',
     optional: ['zeroBehavior', 'autoAdvance'],
     action: (input) =>
       command({

@@ -55,6 +55,11 @@ export class FixedWindowLimiter {
     return this.#limit;
   }
 
+  /** The limiter's clock, so what is counted beside it (the request log's throttle) keeps the same time. */
+  nowMs(): number {
+    return this.#nowMs();
+  }
+
   get bucketCount(): number {
     return this.#buckets.size;
   }
@@ -71,6 +76,14 @@ export class FixedWindowLimiter {
     }
   }
 }
+
+/**
+ * Buckets counted per client address, each with the quota: wrong keys (`address`,
+ * decisions.md), unknown paths outside /api (`path`) and the OpenAPI document
+ * (`openapi`). Apart, so a burst of wrong keys does not lock an address out of the
+ * OpenAPI document, and a scan of paths does not spend its budget for keys.
+ */
+export type AddressBucket = 'address' | 'path' | 'openapi';
 
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   const headers: Record<string, string> = {

@@ -1,5 +1,6 @@
 // Where a request comes from, as the socket says (never a header a client can forge),
-// and whether that is this box itself: the kiosk page is for the local browser only.
+// and whether that is this box itself: the kiosk page is for the local browser only;
+// and whether the client has gone away before its request was complete.
 import { isIPv4 } from 'node:net';
 import type { Context } from 'hono';
 
@@ -15,4 +16,17 @@ export function isLoopback(address: string): boolean {
   if (lower === '::1' || lower === '0:0:0:0:0:0:0:1') return true;
   const v4 = lower.startsWith('::ffff:') ? lower.slice('::ffff:'.length) : lower;
   return isIPv4(v4) && v4.startsWith('127.');
+}
+
+/**
+ * Whether `error` is Node's for a request whose client closed the connection
+ * before sending all of its body (a phone leaving the Wi-Fi mid-POST): the read
+ * fails with ECONNRESET ("aborted") and the socket is gone. Nothing to answer
+ * and nothing wrong with the box, so app.ts logs it quietly instead of as a 500.
+ */
+export function clientWentAway(c: Context, error: Error): boolean {
+  if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') return false;
+  const incoming = (c.env as { incoming?: { destroyed?: boolean; socket?: { destroyed?: boolean } } } | undefined)?.incoming;
+  // In process (app.request) there is no socket: the error alone says it.
+  return incoming === undefined || incoming.destroyed === true || incoming.socket?.destroyed === true;
 }

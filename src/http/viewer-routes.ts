@@ -7,11 +7,14 @@
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context, Hono } from 'hono';
 import type { RoomService } from '../app/room-service.js';
-import { PushHub } from '../push/push-hub.js';
+import { PushHub, type OpenOptions } from '../push/push-hub.js';
+import { refusalMessage } from '../push/stream-budgets.js';
 import type { ResponseSink } from '../push/response-client.js';
 import type { AppEnv, HttpDeps } from './app.js';
 import { errorResponse } from './api-errors.js';
 import { addAnswerHeaders, answer, answerHeaders, jsonAnswer } from './answer.js';
+import { hitForAddress } from './address-quota.js';
+import { refusal } from './error-page.js';
 import { DISPLAY_HTML } from './display-html.js';
 import { assetHandler, pagesDirCandidates } from './page-assets.js';
 import { pageResponse } from './page-headers.js';
@@ -44,16 +47,19 @@ function outgoingOf(c: Context): Outgoing | undefined {
   return (c.env as { outgoing?: Outgoing } | undefined)?.outgoing;
 }
 
-function openStream(c: Context, hub: PushHub, stillAllowed: () => boolean, control = false): Response {
+/** Opens a push stream against the budget of its kind (stream-budgets.ts): 503 naming the budget when it is spent. */
+function openStream(c: Context, hub: PushHub, stream: OpenOptions): Response {
   // hono answers HEAD with the GET handler and drops the body: a stream opened here would never be read.
   if (c.req.method === 'HEAD') return answer(c, null, 200, SSE_HEADERS);
-  if (!hub.canOpen) return errorResponse(c, 503, 'no more push streams can be opened right now; try again shortly');
+  const refused = hub.refusal(stream.kind, stream.address);
+  if (refused !== null) return errorResponse(c, 503, refusalMessage(refused, hub.budgets));
   // Last-Event-ID needs no handling: every stream starts with the current snapshot.
   const outgoing = outgoingOf(c);
   if (outgoing === undefined) {
     // In process (app.request): a web stream, as any fetch-style server would take it.
-    const client = hub.open({ stillAllowed, control });
-    if (client === null) return errorResponse(c, 503, 'no more push streams can be opened right now; try again shortly');
+    // The budget was checked above, in this same turn: the hub takes it.
+    const client = hub.open(stream);
+    if (client === null) return errorResponse(c, 503, refusalMessage(stream.kind, hub.budgets));
     // With the headers gathered before (rate limit, CORS, Referrer-Policy).
     return answer(c, client.stream, 200, SSE_HEADERS);
   }
@@ -65,8 +71,8 @@ function openStream(c: Context, hub: PushHub, stillAllowed: () => boolean, contr
   // No chunked framing: the stream ends only with its connection, so an event is one plain write.
   outgoing.useChunkedEncodingByDefault = false;
   outgoing.writeHead(200, headers);
-  // canOpen was checked above, in this same turn: the hub takes it.
-  if (hub.openOn(outgoing, { stillAllowed, control, abortConnection: () => outgoing.destroy() }) === null) outgoing.destroy();
+  // The budget was checked above, in this same turn: the hub takes it.
+  if (hub.openOn(outgoing, { ...stream, abortConnection: () => outgoing.destroy() }) === null) outgoing.destroy();
   return RESPONSE_ALREADY_SENT;
 }
 
@@ -94,38 +100,54 @@ export function mountViewer(app: Hono<AppEnv>, deps: HttpDeps): PushHub {
   app.get('/api/v1/:key/events', (c) => {
     c.set('route', 'GET /api/v1/{api_key}/events');
     const key = c.req.param('key');
-    return openStream(c, hub, () => sameSecret(key, deps.keys().apiKey), true);
+    return openStream(c, hub, { kind: 'control', stillAllowed: () => sameSecret(key, deps.keys().apiKey) });
   });
 
   // The viewer key is checked here; valid viewer traffic is never counted, wrong keys
-  // count against the caller's address like wrong API keys, so guessing stays slow.
+  // count against the caller's address like wrong API keys, so guessing stays slow,
+  // and are answered like them (rate-limit headers, no-store), as a page for a browser.
   const viewer = (route: string, handle: (c: Context<AppEnv>, key: string) => Response) => (c: Context<AppEnv>) => {
     c.set('route', `GET /view/{viewer_key}${route}`);
     const key = c.req.param('viewerKey') ?? '';
-    if (!sameSecret(key, deps.keys().viewerKey)) {
-      const decision = deps.limiter.hit(`address:${clientAddress(c)}`);
-      if (!decision.allowed) {
-        return errorResponse(c, 429, `too many requests with a wrong viewer link; try again in ${decision.resetSeconds} s`);
-      }
-      return errorResponse(c, 401, 'this viewer link is not valid (the key may have been changed): ask the control room for the current link');
-    }
+    // The URL holds a key, right or wrong: no answer here sends it on as a Referer.
     addAnswerHeaders(c, { 'Referrer-Policy': 'no-referrer' });
+    if (!sameSecret(key, deps.keys().viewerKey)) {
+      const decision = hitForAddress(c, deps.limiter, 'address', clientAddress(c));
+      if (!decision.allowed) {
+        return refusal(c, 429, 'Too many attempts', `too many requests with a wrong viewer link from your address; try again in ${decision.resetSeconds} s`);
+      }
+      return refusal(
+        c,
+        401,
+        'This viewer link is not valid',
+        'this viewer link is not valid (the key may have been changed): ask the control room for the current link',
+      );
+    }
     return handle(c, key);
   };
   app.get('/view/:viewerKey', viewer('', (c) => pageResponse(c, DISPLAY_HTML, { keyInUrl: true })));
-  app.get('/view/:viewerKey/events', viewer('/events', (c, key) => openStream(c, hub, () => sameSecret(key, deps.keys().viewerKey))));
+  app.get(
+    '/view/:viewerKey/events',
+    viewer('/events', (c, key) => {
+      // Capped per address, except the box itself: behind a proxy on the box every viewer would share one cap.
+      const address = clientAddress(c);
+      const stillAllowed = () => sameSecret(key, deps.keys().viewerKey);
+      return openStream(c, hub, { kind: 'viewer', address: isLoopback(address) ? undefined : address, stillAllowed });
+    }),
+  );
   app.get('/view/:viewerKey/time', viewer('/time', (c) => serverTime(c, deps.service)));
 
   // The kiosk: the browser on this box's HDMI output, no key in its URL.
   const kiosk = (route: string, handle: (c: Context<AppEnv>) => Response) => (c: Context<AppEnv>) => {
     c.set('route', `GET /display${route}`);
     if (!isLoopback(clientAddress(c))) {
-      return errorResponse(c, 403, `/display is for the browser on the box itself; other screens use the viewer link shown in the control room`);
+      addAnswerHeaders(c, { 'Cache-Control': 'no-store' });
+      return refusal(c, 403, 'Only on the box itself', '/display is for the browser on the box itself; other screens use the viewer link shown in the control room');
     }
     return handle(c);
   };
   app.get('/display', kiosk('', (c) => pageResponse(c, DISPLAY_HTML, { keyInUrl: false })));
-  app.get('/display/events', kiosk('/events', (c) => openStream(c, hub, () => true)));
+  app.get('/display/events', kiosk('/events', (c) => openStream(c, hub, { kind: 'kiosk', stillAllowed: () => true })));
   app.get('/display/time', kiosk('/time', (c) => serverTime(c, deps.service)));
 
   const assets = assetHandler(deps.viewer?.pagesDirs ?? pagesDirCandidates());

@@ -4,12 +4,18 @@
 // the burst's final state (decided in a microtask after the room settles), so
 // seq always rises on every stream and the last state is never dropped. A
 // heartbeat comment keeps idle connections open; the same tick drops streams
-// whose reader stalled or whose key is no longer valid.
+// whose reader stalled or whose key is no longer valid, then asks the kernel
+// what each connection left unacknowledged, which is how a peer that vanished
+// or never reads is told from one that reads (tcp-send-queues.ts). Each kind of
+// stream has its own budget (stream-budgets.ts): viewers cannot take the
+// kiosk's or the consoles' streams.
 import type { RoomListener } from '../app/room-service.js';
 import type { Snapshot } from '../domain/snapshot.js';
 import { encodeChunk, HEARTBEAT, stateEvent } from './sse-format.js';
 import { ResponseClient, type ResponseSink } from './response-client.js';
 import { StreamClient, type PushChunk } from './stream-client.js';
+import { StreamBudget, type Admission, type Refusal, type StreamBudgets, type StreamKind } from './stream-budgets.js';
+import { readSendQueues, type SendQueues } from './tcp-send-queues.js';
 
 /** A stream the hub writes to: a web ReadableStream (StreamClient) or a Node response (ResponseClient). */
 export type PushClient = StreamClient | ResponseClient;
@@ -42,10 +48,16 @@ export interface PushHubOptions {
   readonly highWaterMark?: number;
   /** Backlog length per stream before it is coalesced to the latest state. */
   readonly maxBacklog?: number;
-  /** A stream whose reader takes nothing for this long while data waits is dropped. */
+  /**
+   * A stream whose reader takes nothing for this long while data waits (in its
+   * backlog, Node's buffer, or unacknowledged in the kernel) is dropped; 30 s by
+   * default, which with the 15 s heartbeat drops a vanished peer within a minute.
+   */
   readonly stallLimitMs?: number;
-  /** Streams beyond this are refused, so a flood of connections cannot exhaust the box. */
-  readonly maxClients?: number;
+  /** Streams of each kind beyond these are refused (DEFAULT_BUDGETS for any not given). */
+  readonly budgets?: Partial<StreamBudgets>;
+  /** Reads the kernel's unacknowledged bytes per connection; /proc/net/tcp by default, null where there is none. */
+  readonly sendQueues?: () => Promise<SendQueues | null>;
   readonly nowMs?: () => number;
   readonly repeater?: Repeater;
   /** A failure while fanning out (it runs outside any request) is reported here, never thrown. */
@@ -53,8 +65,10 @@ export interface PushHubOptions {
 }
 
 export interface OpenOptions {
-  /** A stream opened with the API key (a console): it also gets the hub's notice (see setNotice). */
-  readonly control?: boolean;
+  /** Whose stream it is, for its budget; 'control' (opened with the API key) also gets the hub's notice (see setNotice). */
+  readonly kind: StreamKind;
+  /** Where a viewer stream comes from, for the per-address cap; none (the box itself, in process) means no cap. */
+  readonly address?: string;
   /** Checked at every heartbeat; false ends the stream (the key it was opened with was rotated). */
   readonly stillAllowed?: () => boolean;
   /** Tears down the connection under a stalled stream (the socket), which closing the stream cannot reach. */
@@ -62,6 +76,13 @@ export interface OpenOptions {
 }
 
 export const HEARTBEAT_MS = 15_000;
+/**
+ * Bytes of one change written to streams per turn of the event loop (about a
+ * millisecond of copying on a Pi 4): a 100-timer room's 130 KB snapshot goes to
+ * 7 streams a turn, a usual 1 KB one to all of them at once. BENCHMARKS.md.
+ */
+export const BYTES_PER_TURN = 1_000_000;
+export const STALL_LIMIT_MS = 30_000;
 
 export class PushHub {
   readonly #source: SnapshotSource;
@@ -69,18 +90,23 @@ export class PushHub {
   readonly #highWaterMark: number;
   readonly #maxBacklog: number;
   readonly #stallLimitMs: number;
-  readonly #maxClients: number;
+  readonly #budget: StreamBudget;
   readonly #nowMs: () => number;
   readonly #repeater: Repeater;
   readonly #onError: (error: unknown) => void;
   readonly #clients = new Set<PushClient>();
   readonly #aborts = new WeakMap<PushClient, () => void>();
-  readonly #control = new WeakSet<PushClient>();
+  readonly #admissions = new Map<PushClient, Admission>();
+  /** Null once the kernel had no table to read (not Linux): not asked again. */
+  #sendQueues: (() => Promise<SendQueues | null>) | null;
+  #sampling = false;
   #notice: PushChunk | null = null;
   readonly #heartbeatChunk: PushChunk = { bytes: encodeChunk(HEARTBEAT), seq: null };
   #unsubscribe: (() => void) | null = null;
   #heartbeat: { cancel(): void } | null = null;
   #flushQueued = false;
+  /** Counts broadcasts; a sliced one stops when a newer one has begun. */
+  #generation = 0;
   #closed = false;
   #serialized = 0;
 
@@ -89,8 +115,9 @@ export class PushHub {
     this.#heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
     this.#highWaterMark = opts.highWaterMark ?? 16;
     this.#maxBacklog = opts.maxBacklog ?? 64;
-    this.#stallLimitMs = opts.stallLimitMs ?? 60_000;
-    this.#maxClients = opts.maxClients ?? 500;
+    this.#stallLimitMs = opts.stallLimitMs ?? STALL_LIMIT_MS;
+    this.#budget = new StreamBudget(opts.budgets);
+    this.#sendQueues = opts.sendQueues ?? readSendQueues;
     this.#nowMs = opts.nowMs ?? (() => performance.now());
     this.#repeater = opts.repeater ?? intervalRepeater;
     this.#onError = opts.onError ?? (() => {});
@@ -123,13 +150,30 @@ export class PushHub {
     return [...this.#clients];
   }
 
+  get budgets(): StreamBudgets {
+    return this.#budget.limits;
+  }
+
+  /** Streams of this kind open now. */
+  openOf(kind: StreamKind): number {
+    return this.#budget.openOf(kind);
+  }
+
+  /** Why open() and openOn() would refuse this stream now; null when they would open it (check before writing headers). */
+  refusal(kind: StreamKind, address?: string): Refusal | null {
+    if (this.#closed) return 'closed';
+    const admission = this.#budget.check(kind, address);
+    return typeof admission === 'string' ? admission : null;
+  }
+
   /**
    * Opens a stream that starts with the current snapshot (made now, so its
    * serverNow is fresh), then carries every change. Null when the hub is closed
-   * or full.
+   * or the stream's budget is spent (see refusal).
    */
-  open(opts: OpenOptions = {}): StreamClient | null {
-    if (!this.canOpen) return null;
+  open(opts: OpenOptions): StreamClient | null {
+    const admission = this.#admission(opts);
+    if (admission === null) return null;
     const client = new StreamClient({
       highWaterMark: this.#highWaterMark,
       maxBacklog: this.#maxBacklog,
@@ -137,28 +181,24 @@ export class PushHub {
       stillAllowed: opts.stillAllowed ?? (() => true),
       onEnd: (ended) => this.#remove(ended),
     });
-    return this.#admit(client, opts);
-  }
-
-  /** False when open() and openOn() would refuse a stream: the hub is closed or full. */
-  get canOpen(): boolean {
-    return !this.#closed && this.#clients.size < this.#maxClients;
+    return this.#admit(client, opts, admission);
   }
 
   /**
    * As open(), writing straight to a Node response whose headers are already
    * written (see ResponseClient): what the HTTP server uses. Null when the hub
-   * is closed or full (check canOpen before writing the headers).
+   * is closed or the stream's budget is spent (check refusal before writing the headers).
    */
-  openOn(sink: ResponseSink, opts: OpenOptions = {}): ResponseClient | null {
-    if (!this.canOpen) return null;
+  openOn(sink: ResponseSink, opts: OpenOptions): ResponseClient | null {
+    const admission = this.#admission(opts);
+    if (admission === null) return null;
     const client = new ResponseClient(sink, {
       maxBacklog: this.#maxBacklog,
       nowMs: this.#nowMs,
       stillAllowed: opts.stillAllowed ?? (() => true),
       onEnd: (ended) => this.#remove(ended),
     });
-    return this.#admit(client, opts);
+    return this.#admit(client, opts, admission);
   }
 
   /**
@@ -167,18 +207,25 @@ export class PushHub {
    */
   setNotice(eventText: string): void {
     this.#notice = { bytes: encodeChunk(eventText), seq: null };
-    for (const client of this.#clients) if (this.#control.has(client)) client.send(this.#notice);
+    for (const client of this.#clients) if (this.#admissions.get(client)?.kind === 'control') client.send(this.#notice);
   }
 
-  #admit<C extends PushClient>(client: C, opts: OpenOptions): C {
+  #admission(opts: OpenOptions): Admission | null {
+    if (this.#closed) return null;
+    const admission = this.#budget.check(opts.kind, opts.address);
+    return typeof admission === 'string' ? null : admission;
+  }
+
+  #admit<C extends PushClient>(client: C, opts: OpenOptions, admission: Admission): C {
     if (opts.abortConnection !== undefined) this.#aborts.set(client, opts.abortConnection);
-    if (opts.control === true) this.#control.add(client);
     const snapshot = this.#source.snapshot();
     client.send({ bytes: encodeChunk(stateEvent(snapshot)), seq: snapshot.seq });
-    if (opts.control === true && this.#notice !== null) client.send(this.#notice);
+    if (opts.kind === 'control' && this.#notice !== null) client.send(this.#notice);
     // The connection may be gone already (closed before its first write): nothing to keep.
     if (client.ended) return client;
     this.#clients.add(client);
+    this.#admissions.set(client, admission);
+    this.#budget.take(admission);
     this.#heartbeat ??= this.#repeater.every(this.#heartbeatMs, () => {
       try {
         this.#tick();
@@ -212,18 +259,30 @@ export class PushHub {
   #broadcast(): void {
     if (this.#closed || this.#clients.size === 0) return;
     const snapshot = this.#source.snapshot();
-    let chunk: PushChunk | null = null;
-    for (const client of [...this.#clients]) {
-      if (client.sentSeq >= snapshot.seq) continue;
-      if (chunk === null) {
-        chunk = { bytes: encodeChunk(stateEvent(snapshot)), seq: snapshot.seq };
-        this.#serialized += 1;
-      }
-      client.send(chunk);
-    }
+    const clients = [...this.#clients].filter((client) => client.sentSeq < snapshot.seq);
+    if (clients.length === 0) return;
+    const chunk: PushChunk = { bytes: encodeChunk(stateEvent(snapshot)), seq: snapshot.seq };
+    this.#serialized += 1;
+    this.#generation += 1;
+    this.#sendFrom(clients, 0, chunk, this.#generation);
+  }
+
+  /**
+   * Writes the chunk to the clients from `start` on, at most BYTES_PER_TURN in
+   * one turn of the event loop, the rest in the next: a large room (a long
+   * running order) sent to hundreds of screens must not hold up every other
+   * request meanwhile. A usual snapshot reaches every stream in one turn. A newer
+   * change, which goes to every stream itself, ends an older one's remaining turns.
+   */
+  #sendFrom(clients: readonly PushClient[], start: number, chunk: PushChunk, generation: number): void {
+    if (this.#closed || generation !== this.#generation) return;
+    const end = Math.min(clients.length, start + Math.max(1, Math.floor(BYTES_PER_TURN / chunk.bytes.length)));
+    for (let i = start; i < end; i += 1) clients[i]?.send(chunk);
+    if (end < clients.length) setImmediate(() => this.#sendFrom(clients, end, chunk, generation));
   }
 
   #tick(): void {
+    let onSockets = false;
     for (const client of [...this.#clients]) {
       if (!client.isAllowed()) {
         client.end();
@@ -232,14 +291,47 @@ export class PushHub {
         this.#aborts.get(client)?.();
         client.end();
       } else {
+        // Also what makes a vanished peer show: this write is never acknowledged.
         client.send(this.#heartbeatChunk);
+        if (client instanceof ResponseClient && client.connectionKey !== null) onSockets = true;
       }
     }
+    if (onSockets) this.#sampleSendQueues();
+  }
+
+  /**
+   * Hands each stream on a socket the kernel's count of its unacknowledged bytes,
+   * which the next tick's stall check uses. Read off the event loop; right after
+   * the heartbeats is fine, since a live peer has acknowledged them by the next look.
+   */
+  #sampleSendQueues(): void {
+    const read = this.#sendQueues;
+    if (read === null || this.#sampling) return;
+    this.#sampling = true;
+    Promise.resolve()
+      .then(read)
+      .then(
+        (queues) => {
+          this.#sampling = false;
+          if (queues === null) this.#sendQueues = null;
+          for (const client of this.#clients) if (client instanceof ResponseClient) client.observeSendQueue(queues);
+        },
+        (error: unknown) => {
+          this.#sampling = false;
+          // What the streams were last told may be stale now: Node's own view decides until the next look.
+          for (const client of this.#clients) if (client instanceof ResponseClient) client.observeSendQueue(null);
+          this.#onError(error);
+        },
+      );
   }
 
   #remove(client: PushClient): void {
-    this.#clients.delete(client);
     this.#aborts.delete(client);
+    const admission = this.#admissions.get(client);
+    // Ended before it was kept (gone before its first write): it took nothing.
+    if (!this.#clients.delete(client) || admission === undefined) return;
+    this.#admissions.delete(client);
+    this.#budget.giveBack(admission);
     if (this.#clients.size === 0) this.#stopHeartbeat();
   }
 

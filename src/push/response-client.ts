@@ -4,9 +4,12 @@
 // write itself (a change reached the last of 500 screens a third later; see
 // BENCHMARKS.md). Same rules as StreamClient: the socket's own buffer plus a
 // small backlog, coalesced to the latest state when the reader lags, so a slow
-// or dead reader never stalls the hub or grows memory without bound.
+// or dead reader never stalls the hub or grows memory without bound. Where the
+// kernel says how much of what was written the peer has acknowledged
+// (tcp-send-queues.ts), that is what tells a reader from a dead or stuck one.
 import { allowedSafely, PushBacklog } from './push-backlog.js';
 import type { PushChunk } from './stream-client.js';
+import { connectionKey, type SendQueues, type StreamSocket } from './tcp-send-queues.js';
 
 /** What is used of the Node response (http.ServerResponse), headers already written. */
 export interface ResponseSink {
@@ -18,6 +21,8 @@ export interface ResponseSink {
   readonly destroyed: boolean;
   once(event: 'drain', listener: () => void): unknown;
   on(event: 'close', listener: () => void): unknown;
+  /** The connection underneath, to find it in the kernel's tables; absent in tests. */
+  readonly socket?: StreamSocket | null;
 }
 
 export interface ResponseClientOptions {
@@ -39,11 +44,19 @@ export class ResponseClient {
   readonly #backlog: PushBacklog;
   #waitingForDrain = false;
   #ended = false;
+  /** The connection as the kernel's tables name it; null without a socket. */
+  readonly connectionKey: string | null;
+  /** Set once the kernel has told about this connection: from then on only an acknowledgement counts as reading. */
+  #kernelView = false;
+  /** At the last look into the kernel's table: bytes waiting to be acknowledged, and bytes acknowledged. */
+  #unacked = 0;
+  #acked = -1;
 
   constructor(sink: ResponseSink, opts: ResponseClientOptions) {
     this.#sink = sink;
     this.#opts = opts;
     this.#backlog = new PushBacklog(opts.maxBacklog, opts.nowMs);
+    this.connectionKey = sink.socket === undefined || sink.socket === null ? null : connectionKey(sink.socket);
     // The reader went away (or the connection was cut).
     sink.on('close', () => this.#finish());
   }
@@ -74,7 +87,32 @@ export class ResponseClient {
 
   /** True when the reader has had data waiting and taken nothing for longer than `limitMs`. */
   stalledFor(limitMs: number): boolean {
-    return !this.#ended && this.#backlog.stalledFor(limitMs, this.#sink.writableLength);
+    return !this.#ended && this.#backlog.stalledFor(limitMs, this.#sink.writableLength + this.#unacked);
+  }
+
+  /**
+   * Takes the kernel's count of this connection's unacknowledged bytes (read at
+   * each heartbeat). The peer took something when that count is zero or the
+   * acknowledged total moved since the last look; a peer that is gone, or whose
+   * window is full because it never reads, moves neither, and the stall clock runs.
+   * Null (the table could not be read): Node's own buffer decides, as without one.
+   */
+  observeSendQueue(queues: SendQueues | null): void {
+    const socket = this.#sink.socket;
+    if (this.#ended || this.connectionKey === null || socket === undefined || socket === null) return;
+    const unacked = queues?.get(this.connectionKey);
+    // Not in the table (closing, or another namespace): Node's own buffer decides.
+    if (unacked === undefined) {
+      this.#kernelView = false;
+      this.#unacked = 0;
+      return;
+    }
+    // What the kernel took (Node's buffer aside), less what it still waits to have acknowledged.
+    const acked = socket.bytesWritten - socket.writableLength - unacked;
+    if (unacked === 0 || acked !== this.#acked) this.#backlog.readerTook();
+    this.#acked = acked;
+    this.#unacked = unacked;
+    this.#kernelView = true;
   }
 
   isAllowed(): boolean {
@@ -104,8 +142,9 @@ export class ResponseClient {
       this.#finish();
       return;
     }
-    // Taken by the kernel at once: the reader keeps up.
-    if (this.#sink.writableLength === 0) this.#backlog.readerTook();
+    // Taken by the kernel at once: the reader keeps up. Unless the kernel tells what
+    // the peer acknowledged: it takes writes to a dead peer at once too.
+    if (!this.#kernelView && this.#sink.writableLength === 0) this.#backlog.readerTook();
     if (!room) {
       this.#waitingForDrain = true;
       this.#sink.once('drain', () => this.#drained());

@@ -1,5 +1,5 @@
 // The headers every /api answer carries (CORS, no-store, rate limit) whatever
-// made the answer: a JSON body, an error, the push stream. They are set before
+// made the answer: a JSON body, an error, the push stream, a preflight. They are set before
 // the handler runs (see app.ts: hono's cors() made every answer a rebuilt Web
 // Response), so this pins down that none of them is lost on the way.
 import { describe, expect, it } from 'vitest';
@@ -48,18 +48,18 @@ describe('headers of /api answers', () => {
     await res.body?.cancel();
   });
 
-  it('leave the preflight to CORS: 204 with the allowed methods and headers, not counted', async () => {
+  it('are on the preflight too, which is counted like any request, with the methods of its path', async () => {
     const t = createTestApp();
     const res = await t.request(`/api/v1/${API_KEY}/adjust`, {
       method: 'OPTIONS',
       headers: { Origin: 'http://companion.local:8000', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
     });
     expect(res.status).toBe(204);
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(res.headers.get('access-control-allow-methods')).toBe('GET,POST,OPTIONS');
+    expectApiHeaders(res, '99');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
+    expect(res.headers.get('allow')).toBe('GET, POST, OPTIONS');
     expect(res.headers.get('access-control-allow-headers')).toBe('Content-Type');
     expect(res.headers.get('access-control-max-age')).toBe('600');
-    expect(res.headers.get('ratelimit-remaining')).toBeNull();
-    expect((await t.get('v1', '/state')).headers.get('ratelimit-remaining')).toBe('99');
+    expect((await t.get('v1', '/state')).headers.get('ratelimit-remaining')).toBe('98');
   });
 });

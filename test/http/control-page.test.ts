@@ -1,7 +1,8 @@
 // The control console's page, in process: the right key gets the page with the
-// keys panel and a QR code of the viewer link; a wrong key gets a 401 page that
-// reveals nothing and is counted like a wrong API key; headers keep the key
-// out of Referers and allow only the box's own scripts.
+// keys panel and a QR code of the viewer link; a wrong key gets a 401 (a page for
+// a browser, JSON for anything else) that reveals nothing and is counted like a
+// wrong API key; headers keep the key out of Referers and allow only the box's
+// own scripts.
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { publicHost } from '../../src/app/urls.js';
@@ -10,6 +11,8 @@ import { lanOrigin } from '../../src/http/control-page.js';
 import { API_KEY, VIEWER_KEY, createTestApp } from '../helpers/test-app.js';
 
 const LAN = 'http://192.168.1.50:8080';
+/** What Chromium and Firefox send when they navigate to a page. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 /** The dark modules an SVG from `qrcode` draws: its stroke path is rows of `M x y.5 h n m dx 0 h n ...`. */
 function darkModules(svg: string): Set<string> {
@@ -87,16 +90,22 @@ describe('GET /control/{api_key}', () => {
     expect(html).toContain(`value="http://${publicHost('0.0.0.0')}:8080/view/${VIEWER_KEY}"`);
   });
 
-  it('answers a wrong key with a 401 page that reveals neither key', async () => {
+  it('answers a browser with a wrong key with a 401 page that reveals neither key', async () => {
     const t = createTestApp();
-    const res = await t.request(`${LAN}/control/${API_KEY.slice(0, -1)}x`);
+    const res = await t.request(`${LAN}/control/${API_KEY.slice(0, -1)}x`, { headers: { Accept: BROWSER_ACCEPT } });
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('ratelimit-limit')).toBe('100');
+    expect(res.headers.get('ratelimit-remaining')).toBe('99');
+    expect(res.headers.get('ratelimit-reset')).toBe('60');
     const html = await res.text();
     expect(html).toContain('not valid');
+    expect(html).toContain('npm run key');
+    // In the console's style, from the box's own stylesheet.
+    expect(html).toContain('<link rel="stylesheet" href="/assets/control.css">');
     expect(html).not.toContain(API_KEY);
     expect(html).not.toContain(VIEWER_KEY);
     expect(html).not.toContain('<script');
@@ -104,15 +113,35 @@ describe('GET /control/{api_key}', () => {
     expect((await t.request(`${LAN}/control/${VIEWER_KEY}`)).status).toBe(401);
   });
 
+  it('answers other clients (curl, scripts) with the JSON error and the same headers', async () => {
+    const t = createTestApp();
+    for (const accept of [undefined, '*/*', 'application/json']) {
+      const res = await t.request(`${LAN}/control/not-the-key`, accept === undefined ? {} : { headers: { Accept: accept } });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
+      const body = (await res.json()) as { ok: boolean; error: string };
+      expect(body.ok).toBe(false);
+      expect(body.error).toMatch(/control link is not valid.*npm run key/);
+    }
+  });
+
   it('counts wrong keys per address together with wrong API keys, and a 429 page past the quota', async () => {
     const t = createTestApp({ limit: 3 });
     expect((await t.request('/control/wrong1', { client: '10.0.0.9' })).status).toBe(401);
     expect((await t.request('/api/v1/wrong2/state', { client: '10.0.0.9' })).status).toBe(401);
     expect((await t.request('/control/wrong3', { client: '10.0.0.9' })).status).toBe(401);
-    const refused = await t.request('/control/wrong4', { client: '10.0.0.9' });
+    const refused = await t.request('/control/wrong4', { client: '10.0.0.9', headers: { Accept: BROWSER_ACCEPT } });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('retry-after')).toBe(refused.headers.get('ratelimit-reset'));
+    expect(refused.headers.get('cache-control')).toBe('no-store');
     expect(await refused.text()).toContain('Too many attempts');
+    const json = await t.request('/control/wrong4', { client: '10.0.0.9' });
+    expect(json.status).toBe(429);
+    expect(((await json.json()) as { error: string }).error).toMatch(/try again in \d+ s/);
     // Another address, and the right key, are not held up by it.
     expect((await t.request('/control/wrong5', { client: '10.0.0.10' })).status).toBe(401);
     expect((await t.request(`/control/${API_KEY}`, { client: '10.0.0.9' })).status).toBe(200);

@@ -261,36 +261,102 @@ describe('headers of every API answer', () => {
   });
 });
 
-describe('CORS preflight', () => {
-  const preflight = (t: TestApp, path: string) =>
+describe('OPTIONS (CORS preflight): the checks of any request, and the methods the path really takes', () => {
+  const preflight = (t: TestApp, path: string, client?: string) =>
     t.request(path, {
       method: 'OPTIONS',
       headers: { Origin: 'http://companion.local:8000', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+      ...(client === undefined ? {} : { client }),
     });
 
-  it('answers 204 with the allowed methods and headers, without a valid key, and is not counted', async () => {
+  it('answers 204 with Allow and the CORS headers true for the path and version, and counts like any request', async () => {
     const { t, api } = setup();
-    for (const path of [`/api/v1/${API_KEY}/adjust`, '/api/v1/wrong-key/adjust', `/api/v0/${API_KEY}/start`, '/api/v1/openapi.json']) {
+    const cases: [string, string][] = [
+      [`/api/v1/${API_KEY}/adjust`, 'GET, POST'],
+      [`/api/v1/${API_KEY}/state`, 'GET'],
+      [`/api/v1/${API_KEY}/timers`, 'GET, POST'],
+      [`/api/v1/${API_KEY}/timer/t1/select`, 'GET, POST'],
+      [`/api/v1/${API_KEY}/message/set`, 'GET, POST'],
+      [`/api/v1/${API_KEY}/events`, 'GET'],
+      [`/api/v0/${API_KEY}/start`, 'GET'],
+      [`/api/v0/${API_KEY}/status`, 'GET'],
+      [`/api/v1/${API_KEY}/state/`, 'GET'],
+    ];
+    for (const [i, [path, methods]] of cases.entries()) {
       const res = await preflight(t, path);
       expect(res.status, path).toBe(204);
+      expect(res.headers.get('access-control-allow-methods'), path).toBe(methods);
+      expect(res.headers.get('allow'), path).toBe(`${methods}, OPTIONS`);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
-      expect(res.headers.get('access-control-allow-methods')).toContain('POST');
-      expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
+      expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toBe('content-type');
+      expect(res.headers.get('access-control-max-age')).toBe('600');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('ratelimit-limit')).toBe('100');
+      expect(res.headers.get('ratelimit-remaining'), path).toBe(String(99 - i));
+      expect(await res.text()).toBe('');
     }
-    const first = await api.get('/state');
-    expect(first.res.headers.get('RateLimit-Remaining')).toBe('99');
-    // Nor did the wrong-key preflight spend that address's quota.
-    const wrong = await call(t, checker, 'GET', '/api/v1/wrong-key/state');
-    expect(wrong.res.headers.get('RateLimit-Remaining')).toBe('99');
+    expect((await api.get('/state')).res.headers.get('RateLimit-Remaining')).toBe(String(99 - cases.length));
+    // Nothing acted.
+    expect(await seqOf(t)).toBe(1);
   });
 
-  it('still answers when the quota is spent', async () => {
+  it('a wrong key is 401 whatever the path, with the headers, counted per address like any wrong key', async () => {
+    const { t } = setup();
+    for (const [i, path] of ['/api/v1/wrong-key/adjust', '/api/v1/wrong-key/launch', '/api/v0/wrong-key/start', `/api/v1/${VIEWER_KEY}/state`].entries()) {
+      const res = await preflight(t, path, '10.4.4.4');
+      expect(res.status, path).toBe(401);
+      expect(((await res.json()) as { error: string }).error).toMatch(/invalid API key/);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('ratelimit-remaining')).toBe(String(99 - i));
+      expect(res.headers.get('allow')).toBeNull();
+    }
+    const wrong = await call(t, checker, 'GET', '/api/v1/wrong-key/state', { client: '10.4.4.4' });
+    expect(wrong.res.headers.get('RateLimit-Remaining')).toBe('95');
+  });
+
+  it('is 429 with Retry-After once the quota is spent, before the route is looked at', async () => {
     const t = createTestApp({ limit: 2 });
     const api = apiClient(t, checker, 'v1');
     await api.get('/state');
-    await api.get('/state');
-    expect((await api.get('/state')).status).toBe(429);
     expect((await preflight(t, `/api/v1/${API_KEY}/start`)).status).toBe(204);
+    for (const path of [`/api/v1/${API_KEY}/start`, `/api/v1/${API_KEY}/launch`]) {
+      const refused = await preflight(t, path);
+      expect(refused.status, path).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    }
+  });
+
+  it('is 404 for an unknown command, operation, version or timer id, after the key', async () => {
+    const { t } = setup();
+    const cases: [string, RegExp][] = [
+      [`/api/v1/${API_KEY}/launch`, /unknown operation.*v1 commands: .*toggle_onair/],
+      [`/api/v0/${API_KEY}/onair`, /unknown operation.*v0 commands: /],
+      [`/api/v0/${API_KEY}/state`, /unknown operation/],
+      [`/api/v1/${API_KEY}/timer/t1/explode`, /unknown operation/],
+      [`/api/v1/${API_KEY}`, /unknown operation/],
+      [`/api/v9/${API_KEY}/start`, /unknown operation/],
+      [`/api/v1/${API_KEY}/timer/ghost/select`, /no timer with id "ghost"/],
+    ];
+    for (const [path, message] of cases) {
+      const res = await preflight(t, path);
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { error: string }).error, path).toMatch(message);
+      expect(res.headers.get('ratelimit-remaining'), path).toMatch(/^\d+$/);
+      expect(res.headers.get('access-control-allow-methods'), path).toBeNull();
+    }
+    expect((await preflight(t, '/api/v1/wrong-key/timer/ghost/select')).status).toBe(401);
+  });
+
+  it('for the OpenAPI document: no key, GET only, counted in the document\'s own budget', async () => {
+    const { t, api } = setup();
+    const res = await preflight(t, '/api/v1/openapi.json');
+    expect(res.status).toBe(204);
+    expect(res.headers.get('allow')).toBe('GET, OPTIONS');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET');
+    expect(res.headers.get('ratelimit-remaining')).toBe('99');
+    expect((await t.request('/api/v1/openapi.json')).headers.get('ratelimit-remaining')).toBe('98');
+    expect((await api.get('/state')).res.headers.get('RateLimit-Remaining')).toBe('99');
   });
 });
 
@@ -326,6 +392,30 @@ describe('failures behind the HTTP layer', () => {
     expect(service.room.timers).toHaveLength(1);
     expect((await app.request(`/api/v1/${API_KEY}/start`)).status).toBe(200);
     expect(service.room.transport.running).toBe(true);
+  });
+
+  it('a body whose client went away (ECONNRESET while reading) is one quiet line and a 499, not a 500', async () => {
+    const t = createTestApp();
+    const gone = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) controller.error(gone);
+        else {
+          sent = true;
+          controller.enqueue(new TextEncoder().encode('{"ms": 1'));
+        }
+      },
+    });
+    const res = await t.request(`/api/v1/${API_KEY}/adjust`, { method: 'POST', body, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(499);
+    const logs = t.logs();
+    expect(logs.filter((l) => l.msg === 'client went away before the request was complete')).toEqual([
+      expect.objectContaining({ level: 30, method: 'POST', route: 'POST /api/v1/{api_key}/adjust' }),
+    ]);
+    expect(logs.find((l) => l.msg === 'request')).toMatchObject({ status: 499, route: 'POST /api/v1/{api_key}/adjust' });
+    expect(logs.filter((l) => l.msg === 'request failed')).toEqual([]);
+    expect(await seqOf(t)).toBe(1);
   });
 
   it('an unexpected exception answers a JSON 500 without the stack, and the service keeps answering', async () => {

@@ -2,6 +2,7 @@
 // validator, listing every operation of the interface with its parameters, and
 // describing what the API really answers.
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/http/openapi.js';
 import { operations } from '../../src/http/operations.js';
@@ -42,8 +43,10 @@ function queryNames(path: string): Record<string, boolean> {
 
 /** Operations answering JSON; the push channel (/events) streams text/event-stream and is tested with it. */
 function answersJson(operation: Json): boolean {
-  const responses = (operation.responses ?? {}) as Record<string, { content?: Json }>;
-  return Object.entries(responses).some(([code, r]) => code.startsWith('2') && r.content?.['application/json'] !== undefined);
+  const responses = (operation.responses ?? {}) as Record<string, unknown>;
+  return Object.entries(responses).some(
+    ([code, r]) => code.startsWith('2') && (resolveRef(doc, r) as { content?: Json }).content?.['application/json'] !== undefined,
+  );
 }
 
 function bodySchema(path: string): Json {
@@ -174,10 +177,21 @@ describe('parameters', () => {
     expect(param('/api/v1/{api_key}/message', 'flash')).toMatchObject({ type: 'string', enum: ['0', '1'] });
     expect(param('/api/v1/{api_key}/message', 'color')).toMatchObject({ type: 'string', enum: ['white', 'green', 'red'] });
     expect(param('/api/v1/{api_key}/timer/{id}/update', 'appearance')).toMatchObject({ enum: ['countdown', 'countup', 'clock'] });
-    const ms = param('/api/v1/{api_key}/adjust', 'ms') as { pattern: string };
-    const pattern = new RegExp(ms.pattern);
-    for (const good of ['60000', '-30000', '+60000']) expect(pattern.test(good), good).toBe(true);
-    for (const bad of ['1.5', '1e3', 'abc', '']) expect(pattern.test(bad), bad).toBe(false);
+    // A query carries whole numbers as their decimal spelling; the document gives their type and range.
+    expect(param('/api/v1/{api_key}/adjust', 'ms')).toEqual({ type: 'integer', minimum: -3_600_000, maximum: 3_600_000 });
+    expect(param('/api/v0/{api_key}/adjust', 'ms')).toEqual({ type: 'integer', minimum: -3_600_000, maximum: 3_600_000 });
+    expect(param('/api/v1/{api_key}/timer/{id}/update', 'duration')).toEqual({ type: 'integer', minimum: 1_000, maximum: 86_400_000 });
+    expect(param('/api/v1/{api_key}/timer/{id}/update', 'warnAt')).toEqual({ type: 'integer', minimum: 0, maximum: 86_400_000 });
+    expect(param('/api/v1/{api_key}/timer/{id}/move', 'to')).toEqual({ type: 'integer', minimum: 0, maximum: 9_999 });
+    // Lengths in characters (JSON Schema counts code points), and the text rules as a pattern (text-patterns.test.ts).
+    expect(param('/api/v1/{api_key}/timer/{id}/update', 'label')).toMatchObject({ type: 'string', maxLength: 200, pattern: expect.any(String) });
+    expect(param('/api/v1/{api_key}/timer/{id}/update', 'speaker')).toMatchObject({ type: 'string', maxLength: 200, pattern: expect.any(String) });
+    expect(param('/api/v1/{api_key}/message/set', 'text')).toMatchObject({ type: 'string', minLength: 1, pattern: expect.any(String) });
+    const text = new RegExp(String(param('/api/v1/{api_key}/message/set', 'text')?.pattern), 'u');
+    for (const good of ['Wrap up', ' 5 minutes ', '😀'.repeat(500)]) expect(text.test(good), good).toBe(true);
+    for (const bad of ['', '   ', '\u200B', 'a\u0000', 'a'.repeat(501)]) expect(text.test(bad), JSON.stringify(bad)).toBe(false);
+    const id = parameters('/api/v1/{api_key}/timer/{id}/select', 'get').find((p) => p.name === 'id');
+    expect(id?.schema).toEqual({ type: 'string', minLength: 1, maxLength: 64 });
   });
 
   it('POST bodies: JSON types per field, required ones marked', () => {
@@ -203,13 +217,40 @@ describe('parameters', () => {
     });
     expect(bodySchema('/api/v1/{api_key}/timer/{id}/update')).toMatchObject({ properties: { duration: { type: 'integer' } } });
     expect(bodySchema('/api/v1/{api_key}/settings')).toMatchObject({ properties: { autoAdvance: { type: 'boolean' } } });
-    // A required field may come in the query of a POST instead, so no body is required as such.
+    expect(bodySchema('/api/v1/{api_key}/timer/{id}/update')).toMatchObject({ properties: { label: { maxLength: 200 }, speaker: { maxLength: 200 } } });
+    // A POST documents its fields in the body, required where the operation needs a field: what a strict
+    // client checks against the document is then what the service checks. (It may also put them in the
+    // query, as the description says; OpenAPI 3.0 cannot express "in the query or the body".)
     const adjustPost = op('/api/v1/{api_key}/adjust', 'post');
-    expect((adjustPost.requestBody as Json).required).toBe(false);
-    expect(adjustPost.parameters).toContainEqual(expect.objectContaining({ name: 'ms', in: 'query', required: false }));
+    expect((adjustPost.requestBody as Json).required).toBe(true);
+    expect(parameters('/api/v1/{api_key}/adjust', 'post').filter((p) => p.in === 'query')).toEqual([]);
+    expect(String(adjustPost.description)).toMatch(/query string/);
     expect(op('/api/v1/{api_key}/adjust', 'get').parameters).toContainEqual(expect.objectContaining({ name: 'ms', in: 'query', required: true }));
+    expect((op('/api/v1/{api_key}/message/set', 'post').requestBody as Json).required).toBe(true);
+    expect((op('/api/v1/{api_key}/timer/{id}/move', 'post').requestBody as Json).required).toBe(true);
     expect((op('/api/v1/{api_key}/timers', 'post').requestBody as Json).required).toBe(false);
+    expect((op('/api/v1/{api_key}/blackout', 'post').requestBody as Json).required).toBe(false);
     expect(op('/api/v1/{api_key}/start', 'post').requestBody).toBeUndefined();
+    // At least one field: minProperties, and anyOf so that a field the operation ignores does not count.
+    for (const path of ['/timer/{id}/update', '/settings']) {
+      expect((op(`/api/v1/{api_key}${path}`, 'post').requestBody as Json).required, path).toBe(true);
+      const schema = bodySchema(`/api/v1/{api_key}${path}`) as { minProperties: number; anyOf: { required: string[] }[]; properties: Json };
+      expect(schema.minProperties, path).toBe(1);
+      expect(schema.anyOf.map((s) => s.required), path).toEqual(Object.keys(schema.properties).map((name) => [name]));
+      expect(String(op(`/api/v1/{api_key}${path}`, 'get').description), path).toMatch(/At least one/);
+    }
+  });
+
+  it('form-encoded bodies are documented with the query\'s spelling', () => {
+    const form = (path: string) =>
+      ((op(path, 'post').requestBody as { content: Record<string, { schema: Json }> }).content['application/x-www-form-urlencoded']?.schema ?? {}) as Json;
+    expect(form('/api/v1/{api_key}/adjust')).toMatchObject({
+      type: 'object',
+      properties: { ms: { type: 'integer', minimum: -3_600_000, maximum: 3_600_000 } },
+      required: ['ms'],
+    });
+    expect(form('/api/v1/{api_key}/message/set')).toMatchObject({ properties: { flash: { enum: ['0', '1'] }, bold: { enum: ['0', '1'] } }, required: ['text'] });
+    expect(form('/api/v1/{api_key}/settings')).toMatchObject({ minProperties: 1, properties: { autoAdvance: { enum: ['0', '1'] } } });
   });
 });
 
@@ -267,7 +308,8 @@ describe('responses', () => {
       expect(state.required, field).toContain(field);
     }
     expect(state.properties.endAt).toMatchObject({ nullable: true, type: 'integer' });
-    expect(state.properties.message).toMatchObject({ nullable: true });
+    // A nullable reference as OpenAPI 3.0.3 lets one be written (nullable acts only beside a type).
+    expect(state.properties.message).toEqual({ anyOf: [{ $ref: '#/components/schemas/Message' }, { type: 'object', nullable: true, enum: [null] }] });
     const timer = doc.components.schemas.Timer as { required: string[] };
     expect([...timer.required].sort()).toEqual(['appearance', 'duration', 'id', 'label', 'scheduledAt', 'speaker', 'tagId', 'warnAt']);
   });
@@ -315,5 +357,60 @@ describe('the document describes what the API answers', () => {
     const result = await api.get('/state');
     expect(result.status).toBe(200);
     expect((result.body as { state: { remaining: number } }).state.remaining).toBe(-100_000);
+  });
+});
+
+describe('the document as a whole', () => {
+  it('has a relative server, a licence and a contact', () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect((doc.info as Json).license).toMatchObject({ name: expect.any(String), url: expect.stringMatching(/^https:/) });
+    expect((doc.info as Json).contact).toMatchObject({ name: expect.any(String) });
+  });
+
+  it('every operation has a description, and every one of the table its own', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) expect(String(operation.description ?? '').length, `${method} ${path}`).toBeGreaterThan(20);
+    }
+    for (const operation of operations) expect(operation.description, operation.operationId).toEqual(expect.any(String));
+  });
+
+  it('components are referenced, not copied', () => {
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, Json> }>;
+    const refTo = (name: string) => `#/components/schemas/${name}`;
+    expect(schemas.State?.properties.timers).toEqual({ type: 'array', items: { $ref: refTo('Timer') } });
+    expect(schemas.State?.properties.settings).toEqual({ $ref: refTo('Settings') });
+    expect(schemas.StateEnvelope?.properties.state).toEqual({ $ref: refTo('State') });
+    expect(schemas.TimersList?.properties.timers).toEqual({ type: 'array', items: { $ref: refTo('Timer') } });
+    expect(schemas.TimerCreated?.properties.timer).toEqual({ $ref: refTo('Timer') });
+    // No snapshot field is written out anywhere but in its component.
+    expect(JSON.stringify(doc.paths)).not.toContain('"remainingAtPause"');
+    expect(JSON.stringify({ ...schemas, State: undefined })).not.toContain('"remainingAtPause"');
+  });
+
+  it('400 answers carry the service\'s own messages for that operation as examples', () => {
+    const examples = (path: string, method: 'get' | 'post') => {
+      const response = resolveRef(doc, (op(path, method).responses as Json)['400']) as { content: Record<string, { examples?: Record<string, { value: { error: string } }> }> };
+      return Object.fromEntries(Object.entries(response.content['application/json']?.examples ?? {}).map(([key, example]) => [key, example.value.error]));
+    };
+    const v1 = (p: string) => `/api/v1/{api_key}${p}`;
+    expect(examples(v1('/adjust'), 'get')).toMatchObject({ badValue: expect.stringMatching(/^ms: /), missing: expect.stringMatching(/^ms: is required/) });
+    expect(examples(v1('/adjust'), 'post')).toMatchObject({ notAnObject: 'body: must be a JSON object such as {"ms": 60000}' });
+    expect(examples(v1('/message/set'), 'post')).toMatchObject({ notAnObject: 'body: must be a JSON object such as {"text": "Wrap up please"}' });
+    expect(examples(v1('/timer/{id}/update'), 'get')).toMatchObject({ badValue: expect.stringMatching(/^label: contains a control character/), noField: expect.stringMatching(/at least one field/) });
+    expect(examples(v1('/settings'), 'get')).toMatchObject({ badValue: expect.stringMatching(/^zeroBehavior: must be one of/) });
+    expect(examples(v1('/next'), 'get')).toMatchObject({ refused: expect.stringMatching(/^no next timer/) });
+    expect(examples(v1('/timer/{id}/delete'), 'get')).toMatchObject({ refused: expect.stringMatching(/last timer/) });
+    expect(examples(v1('/adjust'), 'get')).toMatchObject({ refused: expect.stringMatching(/above the maximum/) });
+    expect(examples('/api/v0/{api_key}/message', 'get')).toMatchObject({ badValue: 'text: is empty; give some text' });
+  });
+
+  it('the lint configs switch off only what OpenAPI 3.0 cannot express, with the reason beside it', () => {
+    const redocly = readFileSync(new URL('../../redocly.yaml', import.meta.url), 'utf8');
+    const spectral = readFileSync(new URL('../../.spectral.yaml', import.meta.url), 'utf8');
+    expect(redocly).toMatch(/^extends:\n\s+- recommended$/m);
+    expect([...redocly.matchAll(/^\s+([\w-]+):\s*off\s*$/gm)].map((m) => m[1])).toEqual(['security-defined']);
+    expect(redocly).toMatch(/OpenAPI 3\.0 cannot express it: the API key is a segment of the path/);
+    expect(spectral).toMatch(/^extends: \["spectral:oas"\]$/m);
+    expect(spectral).not.toMatch(/^\s*rules:/m);
   });
 });

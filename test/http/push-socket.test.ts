@@ -30,10 +30,10 @@ afterEach(async () => {
   for (const r of running.splice(0)) await r.close();
 });
 
-async function start(maxClients = 500): Promise<Running> {
+async function start(maxKiosk = 16): Promise<Running> {
   const service = new RoomService({ initialRoom: createRoom('t1'), clock: systemClock, scheduler: timeoutScheduler(systemClock) });
   service.start();
-  const hub = new PushHub({ source: service, maxClients });
+  const hub = new PushHub({ source: service, budgets: { kiosk: maxKiosk } });
   hub.start();
   const state: Running = {
     port: 0,

@@ -192,6 +192,20 @@ describe('the OpenAPI document', () => {
     expect(refused.headers.get('Retry-After')).toBe('60');
     expect(headers(await apiClient(t, checker, 'v1').get('/state')).remaining).toBe(1);
   });
+
+  it('has a budget of its own: a burst of wrong keys from the address does not block it, nor the other way round', async () => {
+    const t = createTestApp({ limit: 3 });
+    for (let i = 0; i < 3; i += 1) errorOf(await wrongKey(t, '10.3.3.4'), 401);
+    errorOf(await wrongKey(t, '10.3.3.4'), 429);
+    const doc = await t.request('/api/v1/openapi.json', { client: '10.3.3.4' });
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get('RateLimit-Remaining')).toBe('2');
+    await t.request('/api/v1/openapi.json', { client: '10.3.3.5' });
+    await t.request('/api/v1/openapi.json', { client: '10.3.3.5' });
+    await t.request('/api/v1/openapi.json', { client: '10.3.3.5' });
+    expect((await t.request('/api/v1/openapi.json', { client: '10.3.3.5' })).status).toBe(429);
+    expect(headers(await wrongKey(t, '10.3.3.5'))).toMatchObject({ remaining: 2 });
+  });
 });
 
 describe('the quota is configurable', () => {

@@ -1,6 +1,8 @@
 // The request log: one pino line per request with method, route pattern, status
 // and duration, and never either key, not even a near miss of one: paths hold
-// keys, so the log names route patterns only.
+// keys, so the log names route patterns only. (Lines of wrong keys and unknown
+// paths past 20 a minute from one address are counted in a summary instead:
+// unknown-paths.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { createLogger, REDACTED } from '../../src/log/logger.js';
 import { API_KEY, createTestApp, VIEWER_KEY, type TestApp } from '../helpers/test-app.js';
@@ -88,6 +90,11 @@ describe('one line per request', () => {
       ['/api/v7/wrong-key/state', {}, 'GET /api/{version}/{api_key}/{unmatched}', 401],
       ['/api/v1/openapi.json', {}, 'GET /api/v1/openapi.json', 200],
       ['/healthz', {}, 'GET /healthz', 200],
+      [`/api/v1/${k}/timer/t1/select`, { method: 'OPTIONS' }, 'OPTIONS /api/v1/{api_key}/timer/{id}/select', 204],
+      [`/api/v0/${k}/start`, { method: 'OPTIONS' }, 'OPTIONS /api/v0/{api_key}/start', 204],
+      [`/api/v1/${k}/launch`, { method: 'OPTIONS' }, 'OPTIONS /api/v1/{api_key}/{unmatched}', 404],
+      ['/api/v1/openapi.json', { method: 'OPTIONS' }, 'OPTIONS /api/v1/openapi.json', 204],
+      ['/no/such/page', {}, 'unmatched', 404],
     ];
     for (const [path, init] of cases) await t.request(path, init);
     const lines = requestLines(t);
@@ -107,11 +114,20 @@ describe('one line per request', () => {
     expect(requestLines(t).map((l) => l.status)).toEqual([200, 429]);
   });
 
-  it('every request of a long varied run gives exactly one line, with a pattern for a route', async () => {
+  it('every request of a long varied run gives exactly one line or is counted in a summary, with a pattern for a route', async () => {
     const t = createTestApp({ limit: 10 });
-    const count = await busyRun(t);
+    let count = await busyRun(t);
+    // Its wrong keys and unknown paths came from one address, past the lines it may
+    // write a minute: the next one after the minute brings the summary of the rest.
+    t.clock.advance(60_000);
+    await t.request('/api/v1/wrong-key/state', { client: '10.9.9.9' });
+    count += 1;
     const lines = requestLines(t);
-    expect(lines).toHaveLength(count);
+    const summaries = t.logs().filter((line) => /^suppressed \d+ request lines from 10\.9\.9\.9/.test(String(line.msg)));
+    expect(summaries).toHaveLength(1);
+    const suppressed = Number(summaries[0]?.suppressed);
+    expect(suppressed).toBeGreaterThan(0);
+    expect(lines.length + suppressed).toBe(count);
     for (const line of lines) {
       // A pattern: literal segments the API defines, and placeholders in braces; never a client's text.
       // (Both keys and every near miss hold capitals or digits, so none could pass for a pattern.)

@@ -18,6 +18,8 @@ import { API_KEY, CLIENT_HEADER, createTestApp, FakeClock, VIEWER_KEY } from '..
 import { readStream, stateOf } from '../push/sse-reader.js';
 
 const V = `/view/${VIEWER_KEY}`;
+/** What Chromium and Firefox send when they navigate to a page. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 async function stateOfApp(t: ReturnType<typeof createTestApp>) {
   const res = await t.get('v1', '/state');
@@ -200,6 +202,45 @@ describe('the viewer link /view/{viewer_key}', () => {
     // The API key is no viewer key.
     expect((await t.request(`/view/${API_KEY}`, { client: '10.3.3.3' })).status).toBe(401);
   });
+
+  it('answers a wrong viewer key like a wrong API key (rate-limit headers, no-store, Retry-After), as a page for a browser', async () => {
+    const t = createTestApp({ limit: 2 });
+    const client = '10.4.1.1';
+    const page = await t.request('/view/not-a-viewer-key', { client, headers: { Accept: BROWSER_ACCEPT } });
+    expect(page.status).toBe(401);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('ratelimit-limit')).toBe('2');
+    expect(page.headers.get('ratelimit-remaining')).toBe('1');
+    expect(page.headers.get('ratelimit-reset')).toBe('60');
+    const html = await page.text();
+    expect(html).toContain('This viewer link is not valid');
+    expect(html).toContain('ask the control room for the current link');
+    expect(html).not.toContain('<script');
+    for (const key of [API_KEY, VIEWER_KEY, 'not-a-viewer-key']) expect(html).not.toContain(key);
+    // The display's stream and clock ask with EventSource and fetch: JSON for them.
+    const stream = await t.request('/view/not-a-viewer-key/events', { client, headers: { Accept: 'text/event-stream' } });
+    expect(stream.status).toBe(401);
+    expect(stream.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(stream.headers.get('cache-control')).toBe('no-store');
+    expect(stream.headers.get('ratelimit-remaining')).toBe('0');
+    expect(await stream.json()).toMatchObject({ ok: false, error: expect.stringMatching(/viewer link is not valid/) });
+    t.clock.advance(10_000);
+    const time = await t.request('/view/not-a-viewer-key/time', { client });
+    expect(time.status).toBe(429);
+    expect(time.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(time.headers.get('retry-after')).toBe('50');
+    expect(time.headers.get('ratelimit-reset')).toBe('50');
+    expect(time.headers.get('ratelimit-remaining')).toBe('0');
+    expect(time.headers.get('cache-control')).toBe('no-store');
+    const refused = await t.request('/view/not-a-viewer-key', { client, headers: { Accept: BROWSER_ACCEPT } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(refused.headers.get('retry-after')).toBe('50');
+    expect(await refused.text()).toMatch(/Too many attempts[\s\S]*try again in 50 s/);
+  });
 });
 
 describe('the kiosk /display', () => {
@@ -241,6 +282,15 @@ describe('the kiosk /display', () => {
     });
     // A forged header is no address: app.request() has no socket.
     expect((await app.request('/display', { headers: { [CLIENT_HEADER]: '127.0.0.1', 'X-Forwarded-For': '127.0.0.1' } })).status).toBe(403);
+  });
+
+  it('answers a browser on another machine with a page saying where to look instead', async () => {
+    const t = createTestApp();
+    const res = await t.request('/display', { client: '192.168.1.20', headers: { Accept: BROWSER_ACCEPT } });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.text()).toContain('viewer link shown in the control room');
   });
 
   it('recognises loopback addresses', () => {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
-import { PushHub, type PushHubOptions, type Repeater } from '../../src/push/push-hub.js';
+import { BYTES_PER_TURN, PushHub, type PushHubOptions, type Repeater } from '../../src/push/push-hub.js';
+import { stateEvent } from '../../src/push/sse-format.js';
 import type { SseEvent } from '../../src/pages/display/sse-parser.js';
 import { FakeClock } from '../helpers/test-app.js';
 import { readStream, stateOf } from './sse-reader.js';
@@ -42,8 +43,8 @@ function setup(opts: Partial<PushHubOptions> = {}) {
 /** Lets the hub's microtask and the readers' loops run. */
 const settleIo = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function mustOpen(hub: PushHub, opts: Parameters<PushHub['open']>[0] = {}) {
-  const client = hub.open(opts);
+function mustOpen(hub: PushHub, opts: Partial<Parameters<PushHub['open']>[0]> = {}) {
+  const client = hub.open({ kind: 'viewer', ...opts });
   if (client === null) throw new Error('hub refused the stream');
   return client;
 }
@@ -206,17 +207,50 @@ describe('push hub', () => {
     hub.close();
     await Promise.all(readers.map((r) => r.ended));
     expect(hub.clientCount).toBe(0);
-    expect(hub.open()).toBeNull();
+    expect(hub.open({ kind: 'kiosk' })).toBeNull();
+    expect(hub.refusal('kiosk')).toBe('closed');
     service.dispatch({ type: 'start' }, 'http-v1');
     await settleIo();
     expect(hub.serializedCount).toBe(0);
   });
 
-  it('refuses streams beyond its limit', () => {
-    const { hub } = setup({ maxClients: 2 });
-    expect(hub.open()).not.toBeNull();
-    expect(hub.open()).not.toBeNull();
-    expect(hub.open()).toBeNull();
+  it('refuses streams beyond the budget of their kind, and viewers beyond their address’s share; other kinds still open', async () => {
+    const { hub } = setup({ budgets: { kiosk: 1, control: 2, viewer: 3, viewerPerAddress: 2 } });
+    expect(mustOpen(hub, { kind: 'viewer', address: '10.0.0.1' })).not.toBeNull();
+    expect(mustOpen(hub, { kind: 'viewer', address: '::FFFF:10.0.0.1' })).not.toBeNull();
+    // The same IPv4 client, however a dual-stack socket spells it.
+    expect(hub.refusal('viewer', '10.0.0.1')).toBe('address');
+    expect(hub.open({ kind: 'viewer', address: '::ffff:10.0.0.1' })).toBeNull();
+    const third = mustOpen(hub, { kind: 'viewer' });
+    expect(hub.refusal('viewer', '10.0.0.2')).toBe('viewer');
+    expect(hub.open({ kind: 'viewer' })).toBeNull();
+    expect(hub.refusal('kiosk')).toBeNull();
+    mustOpen(hub, { kind: 'kiosk' });
+    expect(hub.open({ kind: 'kiosk' })).toBeNull();
+    mustOpen(hub, { kind: 'control' });
+    mustOpen(hub, { kind: 'control' });
+    expect(hub.refusal('control')).toBe('control');
+    expect([hub.openOf('kiosk'), hub.openOf('control'), hub.openOf('viewer')]).toEqual([1, 2, 3]);
+    // An ended stream gives its place back.
+    third.end();
+    expect(hub.refusal('viewer', '10.0.0.2')).toBeNull();
+    expect(hub.openOf('viewer')).toBe(2);
+  });
+
+  it('sends the notice to control streams only, now and to those that open later', async () => {
+    const { hub } = setup();
+    const control = readStream(mustOpen(hub, { kind: 'control' }).stream);
+    const viewer = readStream(mustOpen(hub, { kind: 'viewer' }).stream);
+    const kiosk = readStream(mustOpen(hub, { kind: 'kiosk' }).stream);
+    hub.setNotice('event: storage\ndata: {"saving":true}\n\n');
+    const later = readStream(mustOpen(hub, { kind: 'control' }).stream);
+    const [, notice] = await control.waitForEvents(2);
+    expect(notice?.event).toBe('storage');
+    expect((await later.waitForEvents(2))[1]?.event).toBe('storage');
+    await settleIo();
+    expect(viewer.text()).not.toContain('storage');
+    expect(kiosk.text()).not.toContain('storage');
+    await Promise.all([control, viewer, kiosk, later].map((r) => r.cancel()));
   });
 
   it('reports a failure while fanning out instead of throwing it, and keeps going', async () => {
@@ -257,5 +291,53 @@ describe('push hub', () => {
     const [, zero] = await reader.waitForEvents(2);
     expect(stateOf(zero!)).toMatchObject({ running: false, remainingAtPause: 0, seq: service.room.seq });
     await reader.cancel();
+  });
+});
+
+describe('push hub: a large room is sent in slices', () => {
+  /** A room whose snapshot is about 130 KB: 100 timers, label and speaker at full length. */
+  async function bigRoom(service: RoomService): Promise<void> {
+    const long = '時'.repeat(200);
+    for (let i = 2; i <= 100; i += 1) {
+      await service.dispatch({ type: 'timer.create', id: `t${i}`, fields: { label: long, speaker: long } }, 'http-v1').durable;
+    }
+  }
+
+  it('writes at most BYTES_PER_TURN of one change per turn of the event loop, and every stream gets it', async () => {
+    const { hub, service } = setup();
+    await bigRoom(service);
+    const clients = Array.from({ length: 40 }, () => mustOpen(hub, { kind: 'control' }));
+    const before = service.room.seq;
+    service.dispatch({ type: 'onair.set', on: true }, 'http-v1');
+    await Promise.resolve(); // the hub's microtask
+    const chunkBytes = Buffer.byteLength(stateEvent(service.snapshot()));
+    const perTurn = Math.floor(BYTES_PER_TURN / chunkBytes);
+    expect(perTurn).toBeGreaterThan(0);
+    expect(perTurn).toBeLessThan(clients.length);
+    // In this turn, only the first slice.
+    expect(clients.filter((c) => c.sentSeq > before)).toHaveLength(perTurn);
+    await expect.poll(() => clients.every((c) => c.sentSeq === before + 1)).toBe(true);
+  });
+
+  it('a newer change takes over: no stream gets the older one after the newer, and all end on the newest', async () => {
+    const { hub, service } = setup();
+    await bigRoom(service);
+    const readers = Array.from({ length: 30 }, () => readStream(mustOpen(hub, { kind: 'control' }).stream));
+    const first = service.room.seq;
+    service.dispatch({ type: 'onair.set', on: true }, 'http-v1');
+    await Promise.resolve();
+    service.dispatch({ type: 'blackout.set', on: true }, 'http-v1');
+    await expect.poll(() => readers.every((reader) => seqs(reader.events).at(-1) === first + 2)).toBe(true);
+    await settleIo();
+    let skipped = 0;
+    for (const reader of readers) {
+      const seen = seqs(reader.events);
+      // Rising, without a step back, and nothing after the newest.
+      expect(seen.at(-1)).toBe(first + 2);
+      expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+      if (!seen.includes(first + 1)) skipped += 1;
+    }
+    // The streams the older change had not reached yet got only the newer one.
+    expect(skipped).toBeGreaterThan(0);
   });
 });

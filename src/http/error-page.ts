@@ -1,0 +1,44 @@
+// Refusals at the box's page URLs (/control/{api_key}, /view/{viewer_key},
+// /display, unknown paths): a browser that navigates there (Accept: text/html)
+// gets a small page in the console's style saying the same as the JSON error,
+// which every other client (curl, fetch, EventSource, button panels) still gets.
+// The page is static: no script, the console's own stylesheet, the pages' CSP.
+import type { Context } from 'hono';
+import { errorResponse } from './api-errors.js';
+import { answer } from './answer.js';
+import { CONTROL_STYLE_HREF, escapeHtml } from './control-page-html.js';
+import { pageHeaders } from './page-headers.js';
+
+/** A browser navigating asks for text/html first; fetch() and curl send *\/*, EventSource text/event-stream. */
+export function wantsHtml(c: Context): boolean {
+  return c.req.header('Accept')?.includes('text/html') ?? false;
+}
+
+export function renderErrorPage(title: string, message: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>Showclock: ${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${CONTROL_STYLE_HREF}">
+</head>
+<body>
+<header><h1>Showclock</h1></header>
+<section role="alert"><h2>${escapeHtml(title)}</h2><p>${escapeHtml(message)}</p></section>
+</body>
+</html>
+`;
+}
+
+/**
+ * An error answer with the headers gathered for the request (rate limit,
+ * no-store): `{ ok: false, error: message }`, or the page for a browser. The URL
+ * may hold a key, right or wrong, so the page is never sent on as a Referer.
+ */
+export function refusal(c: Context, status: number, title: string, message: string): Response {
+  if (!wantsHtml(c)) return errorResponse(c, status, message);
+  return answer(c, renderErrorPage(title, message), status, pageHeaders({ keyInUrl: true }));
+}
