@@ -37,7 +37,11 @@ const SSE_HEADERS = {
 };
 
 /** The Node response under a hono context (http.ServerResponse); absent in app.request() tests. */
+/** Idle time before TCP keepalive probes a push stream's peer. */
+const STREAM_KEEPALIVE_MS = 10_000;
+
 interface Outgoing extends ResponseSink {
+  readonly socket?: (ResponseSink['socket'] & { setKeepAlive(enable: boolean, initialDelayMs: number): unknown }) | null;
   destroy(): void;
   useChunkedEncodingByDefault: boolean;
   writeHead(status: number, headers: Record<string, string>): unknown;
@@ -70,6 +74,9 @@ function openStream(c: Context, hub: PushHub, stream: OpenOptions): Response {
   const headers = answerHeaders(c, SSE_HEADERS);
   // No chunked framing: the stream ends only with its connection, so an event is one plain write.
   outgoing.useChunkedEncodingByDefault = false;
+  // A peer that vanishes while nothing is in flight (between heartbeats) is found by
+  // TCP keepalive; one that vanishes with data unacknowledged, by the hub's stall check.
+  outgoing.socket?.setKeepAlive(true, STREAM_KEEPALIVE_MS);
   outgoing.writeHead(200, headers);
   // The budget was checked above, in this same turn: the hub takes it.
   if (hub.openOn(outgoing, { ...stream, abortConnection: () => outgoing.destroy() }) === null) outgoing.destroy();
