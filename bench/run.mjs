@@ -23,7 +23,7 @@ import { openKiosk, CHROMIUM } from './lib/kiosk.mjs';
 import { cannon, checkClean } from './lib/load.mjs';
 import { cpuMs, memoryKb } from './lib/proc.mjs';
 import { figureRows, markdownTable, textTable, updateMarkdown, writeJson } from './lib/report.mjs';
-import { getJson, timeInSeries } from './lib/series-client.mjs';
+import { getJson, postJson, timeInSeries } from './lib/series-client.mjs';
 import { BUNDLE, BUNDLE_FILES, NODE_FLAGS, ROOT, freePort, killAll, spawnService, startService, unitNodeFlags, useNodeFlags, waitHealthy } from './lib/service.mjs';
 import { openStreams } from './lib/sse-clients.mjs';
 import { percentile } from './lib/stats.mjs';
@@ -317,6 +317,14 @@ async function loadRun(run, reference = false) {
     put('rssGrowthMb', mb((settled[settled.length - 1] ?? Number.NaN) - (settled[0] ?? Number.NaN)));
     detail.peakKb = memoryKb(service.pid).hwm;
     put('rssPeakMb', mb(detail.peakKb));
+    // Last: it fills the room, which the figures above are not about.
+    if (!reference) {
+      detail.largestRoom = await largestRoom(service);
+      put('largestFanoutP99Ms', detail.largestRoom.largest.lastP99);
+      put('largestBlockMaxMs', detail.largestRoom.largest.blockMax);
+      put('usualBlockMaxMs', detail.largestRoom.usual.blockMax);
+      put('largestStateKb', detail.largestRoom.stateKb);
+    }
   } finally {
     await service.stop();
   }
@@ -368,6 +376,81 @@ async function fanout(service) {
   }
   await sleep(300);
   return { clients: plan.fanoutClients, changes: last.length, discarded, warmupLastMs: warmup, lastP50: percentile(last, 50), lastP99: percentile(last, 99), lastMax: Math.max(...last), firstP50: percentile(first, 50) };
+}
+
+/** Timers in the fullest room the service allows (src/domain/limits.ts MAX_TIMERS); checked below. */
+const MAX_TIMERS = 100;
+
+/**
+ * The largest room: how long a change takes to reach the last stream, and the
+ * longest any other request waits meanwhile (a /healthz sent every millisecond
+ * or so on its own connection), for the usual one-timer room first and then for
+ * a running order filled to the limit with every label and speaker at full
+ * length. The second figure is what the event loop was held up by a fan-out.
+ */
+async function largestRoom(service) {
+  const measure = async (changes) => {
+    const streams = await openStreams({ port: service.port, pathname: `${service.api}/events`, count: plan.fanoutClients });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const last = [];
+    const blocks = [];
+    try {
+      for (let i = 0; i < changes + FANOUT_WARMUP; i++) {
+        let probing = true;
+        let longest = 0;
+        const probe = (async () => {
+          while (probing) {
+            const p0 = performance.now();
+            await getJson(probeAgent, service.port, '/healthz');
+            longest = Math.max(longest, performance.now() - p0);
+          }
+        })();
+        await sleep(5);
+        const target = streams.seq + 1;
+        const t0 = performance.now();
+        const answer = getJson(agent, service.port, `${service.api}/adjust?ms=${i % 2 === 0 ? 1000 : -1000}`);
+        const reached = await streams.waitFor(target);
+        if ((await answer).status !== 200) throw new Error('/adjust did not answer 200');
+        await sleep(5);
+        probing = false;
+        await probe;
+        if (i >= FANOUT_WARMUP) {
+          last.push(reached.last - t0);
+          blocks.push(longest);
+        }
+      }
+    } finally {
+      agent.destroy();
+      probeAgent.destroy();
+      streams.close();
+    }
+    await sleep(300);
+    return { lastP50: percentile(last, 50), lastP99: percentile(last, 99), blockP50: percentile(blocks, 50), blockMax: Math.max(...blocks) };
+  };
+  const changes = Math.max(5, Math.round(plan.fanoutChanges / 4));
+  const usual = await measure(changes);
+  // Full-length text in 4-byte characters: the most bytes the limits allow.
+  const text = '🎤'.repeat(200);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    for (;;) {
+      const created = await postJson(agent, service.port, `${service.api}/timers`, { label: text, speaker: text });
+      if (created.status === 400 && /running order is full/.test(created.body.error)) break;
+      if (created.status !== 201) throw new Error(`POST /timers answered ${created.status}: ${JSON.stringify(created.body)}`);
+    }
+    const state = await getJson(agent, service.port, `${service.api}/state`);
+    if (state.body.state.timers.length !== MAX_TIMERS) throw new Error(`the full room holds ${state.body.state.timers.length} timers, the bench expects ${MAX_TIMERS}`);
+  } finally {
+    agent.destroy();
+  }
+  const stateKb = Buffer.byteLength(JSON.stringify((await (await fetch(`${service.base}${service.api}/state`)).json()).state)) / 1024;
+  const largest = await measure(changes);
+  say(
+    `largest room (${MAX_TIMERS} timers, snapshot ${stateKb.toFixed(0)} KB): change to the last of ${plan.fanoutClients} streams p99 ${largest.lastP99.toFixed(1)} ms ` +
+      `(usual room ${usual.lastP99.toFixed(1)} ms); longest wait of another request during a fan-out ${largest.blockMax.toFixed(1)} ms (usual room ${usual.blockMax.toFixed(1)} ms)`,
+  );
+  return { timers: MAX_TIMERS, stateKb, changes, usual, largest };
 }
 
 /**
