@@ -44,47 +44,34 @@ export async function timeInSeries(port, paths, count) {
  */
 export function getJson(agent, port, pathname) {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: pathname, agent }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => {
-        text += chunk;
-      });
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
-        } catch (error) {
-          reject(error);
-        }
-      });
-      res.on('error', reject);
-    });
+    const req = http.get({ host: '127.0.0.1', port, path: pathname, agent }, (res) => readJson(res, resolve, reject));
     req.on('error', reject);
   });
+}
+
+/** Collects an answer's body and resolves with its status and parsed JSON. */
+function readJson(res, resolve, reject) {
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk) => {
+    text += chunk;
+  });
+  res.on('end', () => {
+    try {
+      resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+    } catch (error) {
+      reject(error);
+    }
+  });
+  res.on('error', reject);
 }
 
 /** A JSON POST on `agent`; resolves with the status and the parsed body. */
 export function postJson(agent, port, pathname, body) {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
-    const req = http.request(
-      { host: '127.0.0.1', port, path: pathname, agent, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          text += chunk;
-        });
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
-          } catch (error) {
-            reject(error);
-          }
-        });
-        res.on('error', reject);
-      },
-    );
+    const headers = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) };
+    const req = http.request({ host: '127.0.0.1', port, path: pathname, agent, method: 'POST', headers }, (res) => readJson(res, resolve, reject));
     req.on('error', reject);
     req.end(payload);
   });

@@ -14,7 +14,7 @@ import { addAnswerHeaders } from './answer.js';
 import type { AppEnv, Keys } from './app.js';
 import { hitForAddress } from './address-quota.js';
 import { renderControlPage } from './control-page-html.js';
-import { refusal } from './error-page.js';
+import { wrongLinkRefusal } from './error-page.js';
 import { pageHeaders } from './page-headers.js';
 import type { FixedWindowLimiter } from './rate-limit.js';
 import { sameSecret } from './secret-match.js';
@@ -51,13 +51,10 @@ export function mountControlPage(app: Hono<AppEnv>, deps: ControlPageDeps): void
       const decision = hitForAddress(c, deps.limiter, 'address', deps.clientAddress(c));
       // The URL holds a key, if a wrong one: the JSON answer is not sent on as a Referer either.
       addAnswerHeaders(c, { 'Referrer-Policy': 'no-referrer' });
-      if (!decision.allowed) {
-        return refusal(c, 429, 'Too many attempts', `too many requests with a wrong control link from your address; try again in ${decision.resetSeconds} s`);
-      }
-      return refusal(
+      return wrongLinkRefusal(
         c,
-        401,
-        'This control link is not valid',
+        decision,
+        'control',
         'this control link is not valid: the API key in it is wrong or was changed; on the box, `npm run key` prints the current control link',
       );
     }

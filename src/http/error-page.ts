@@ -8,6 +8,7 @@ import { errorResponse } from './api-errors.js';
 import { answer } from './answer.js';
 import { CONTROL_STYLE_HREF, escapeHtml } from './control-page-html.js';
 import { pageHeaders } from './page-headers.js';
+import type { RateDecision } from './rate-limit.js';
 
 /** A browser navigating asks for text/html first; fetch() and curl send *\/*, EventSource text/event-stream. */
 export function wantsHtml(c: Context): boolean {
@@ -41,4 +42,15 @@ export function renderErrorPage(title: string, message: string): string {
 export function refusal(c: Context, status: number, title: string, message: string): Response {
   if (!wantsHtml(c)) return errorResponse(c, status, message);
   return answer(c, renderErrorPage(title, message), status, pageHeaders({ keyInUrl: true }));
+}
+
+/**
+ * A wrong key in a control or viewer link: 429 once the address has spent its
+ * quota of wrong keys, else 401, each as a page for a browser and JSON otherwise.
+ */
+export function wrongLinkRefusal(c: Context, decision: RateDecision, link: 'control' | 'viewer', notValid: string): Response {
+  if (!decision.allowed) {
+    return refusal(c, 429, 'Too many attempts', `too many requests with a wrong ${link} link from your address; try again in ${decision.resetSeconds} s`);
+  }
+  return refusal(c, 401, `This ${link} link is not valid`, notValid);
 }

@@ -14,7 +14,7 @@ import type { AppEnv, HttpDeps } from './app.js';
 import { errorResponse } from './api-errors.js';
 import { addAnswerHeaders, answer, answerHeaders, jsonAnswer } from './answer.js';
 import { hitForAddress } from './address-quota.js';
-import { refusal } from './error-page.js';
+import { refusal, wrongLinkRefusal } from './error-page.js';
 import { DISPLAY_HTML } from './display-html.js';
 import { assetHandler, pagesDirCandidates } from './page-assets.js';
 import { pageResponse } from './page-headers.js';
@@ -120,15 +120,7 @@ export function mountViewer(app: Hono<AppEnv>, deps: HttpDeps): PushHub {
     addAnswerHeaders(c, { 'Referrer-Policy': 'no-referrer' });
     if (!sameSecret(key, deps.keys().viewerKey)) {
       const decision = hitForAddress(c, deps.limiter, 'address', clientAddress(c));
-      if (!decision.allowed) {
-        return refusal(c, 429, 'Too many attempts', `too many requests with a wrong viewer link from your address; try again in ${decision.resetSeconds} s`);
-      }
-      return refusal(
-        c,
-        401,
-        'This viewer link is not valid',
-        'this viewer link is not valid (the key may have been changed): ask the control room for the current link',
-      );
+      return wrongLinkRefusal(c, decision, 'viewer', 'this viewer link is not valid (the key may have been changed): ask the control room for the current link');
     }
     return handle(c, key);
   };

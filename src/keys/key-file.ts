@@ -12,7 +12,6 @@ import {
   chmodSync,
   closeSync,
   fstatSync,
-  fsyncSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -23,7 +22,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { isTempFileOf } from '../store/atomic-file.js';
+import { isTempFileOf, syncPathSync } from '../store/atomic-file.js';
 import { checkDataDir, DataDirError, errorCode } from '../store/data-dir.js';
 
 export const KEYS_FILE = 'keys.json';
@@ -84,15 +83,6 @@ export function readKeys(dataDir: string): KeysRead {
   return readKeysFile(keysPath(dataDir)).read;
 }
 
-function syncFile(file: string): void {
-  const fd = openSync(file, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Atomic write: temp file (0600), fsync, rename, fsync the directory. A failure
  * removes the temp file (it holds both keys) and is a DataDirError naming the file.
@@ -103,9 +93,9 @@ export function writeKeys(dataDir: string, keys: RoomKeys): void {
   try {
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(temp, `${JSON.stringify({ version: 1, ...keys }, null, 2)}\n`, { mode: 0o600 });
-    syncFile(temp);
+    syncPathSync(temp);
     renameSync(temp, target);
-    syncFile(path.dirname(target));
+    syncPathSync(path.dirname(target));
   } catch (error) {
     try {
       unlinkSync(temp);

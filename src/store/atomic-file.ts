@@ -65,7 +65,8 @@ interface Queued {
   readonly reject: (error: unknown) => void;
 }
 
-function syncPathSync(file: string): void {
+/** fsync of a file or a directory, synchronously (for writes that must land before the process goes on or exits). */
+export function syncPathSync(file: string): void {
   const fd = openSync(file, 'r');
   try {
     fsyncSync(fd);
