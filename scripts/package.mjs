@@ -39,7 +39,7 @@ function filesUnder(dir, prefix = '') {
     const relative = path.join(prefix, entry.name);
     if (entry.isDirectory()) found.push(...filesUnder(dir, relative));
     // Not the code cache: it belongs to this machine's Node; a box makes its own (src/launcher.ts).
-    else if (entry.isFile() && !entry.name.endsWith('.tar.gz') && !entry.name.endsWith('.cache')) found.push(relative);
+    else if (entry.isFile() && !entry.name.endsWith('.tar.gz') && !entry.name.endsWith('.tgz') && !entry.name.endsWith('.cache')) found.push(relative);
   }
   return found;
 }
@@ -83,3 +83,4 @@ try {
 } finally {
   rmSync(stage, { recursive: true, force: true });
 }
+run(process.execPath, [path.join(root, 'scripts/package-companion.mjs'), '--out', outDir], { cwd: root }); // and dist/companion-module-showclock-<version>.tgz

@@ -1,0 +1,254 @@
+// The module's actions: every v1 command and operation. Each callback reads its
+// options (text fields with Companion variables filled in), builds a
+// ModuleAction and hands it to the runner; a typing mistake is logged with what
+// to write instead, and nothing is sent.
+import type {
+  CompanionActionContext,
+  CompanionActionDefinition,
+  CompanionActionDefinitions,
+  CompanionActionEvent,
+  CompanionOptionValues,
+  SomeCompanionActionInputField,
+} from '@companion-module/base';
+import { APPEARANCES, MESSAGE_COLORS, ZERO_BEHAVIORS, type Appearance, type MessageColor, type TimerFields, type ZeroBehavior } from '../domain/types.js';
+import { adjustMs, parseOptionalDuration, parsePosition, parseSignedMs, parseTimerRef, TIMER_REF_OPTIONS, type Parsed } from './options.js';
+import { TRANSPORT_COMMANDS, type MessageInput, type ModuleAction, type SwitchMode, type TransportCommand } from './requests.js';
+
+/** Where actions go; the connection is one. */
+export interface ActionRunner {
+  run(action: ModuleAction): Promise<void>;
+  /** An action that could not be built: logged, nothing sent. */
+  reject(message: string): void;
+}
+
+type Build = (options: CompanionOptionValues, parse: (text: string) => Promise<string>) => Promise<Parsed<ModuleAction>>;
+
+const text = (options: CompanionOptionValues, id: string): string => {
+  const value = options[id];
+  return value === undefined ? '' : String(value);
+};
+const flag = (options: CompanionOptionValues, id: string): boolean => options[id] === true;
+const ok = (value: ModuleAction): Parsed<ModuleAction> => ({ ok: true, value });
+
+function pick<T extends string>(values: readonly T[], value: string, fallback: T): T {
+  return (values as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
+const SWITCH_MODES = ['toggle', 'on', 'off'] as const satisfies readonly SwitchMode[];
+const TRANSPORT_NAMES: Record<TransportCommand, string> = {
+  start: 'Start',
+  pause: 'Pause',
+  stop: 'Stop (same as pause)',
+  toggle: 'Start/pause (toggle)',
+  reset: 'Reset to the duration (paused)',
+  next: 'Next timer',
+  previous: 'Previous timer',
+};
+
+const modeOption: SomeCompanionActionInputField = {
+  type: 'dropdown',
+  id: 'mode',
+  label: 'Switch',
+  default: 'toggle',
+  choices: [
+    { id: 'toggle', label: 'Toggle' },
+    { id: 'on', label: 'On' },
+    { id: 'off', label: 'Off' },
+  ],
+};
+
+const messageOptions: SomeCompanionActionInputField[] = [
+  { type: 'textinput', id: 'text', label: 'Text', default: 'Please wrap up', useVariables: true },
+  {
+    type: 'dropdown',
+    id: 'color',
+    label: 'Colour',
+    default: 'white',
+    choices: MESSAGE_COLORS.map((c) => ({ id: c, label: c[0]!.toUpperCase() + c.slice(1) })),
+  },
+  { type: 'checkbox', id: 'flash', label: 'Flash', default: false },
+  { type: 'checkbox', id: 'bold', label: 'Bold', default: false },
+];
+
+async function messageInput(options: CompanionOptionValues, parse: (text: string) => Promise<string>): Promise<Parsed<MessageInput>> {
+  const message = (await parse(text(options, 'text'))).trim();
+  if (message === '') return { ok: false, error: 'message text is empty' };
+  return {
+    ok: true,
+    value: { text: message, color: pick<MessageColor>(MESSAGE_COLORS, text(options, 'color'), 'white'), flash: flag(options, 'flash'), bold: flag(options, 'bold') },
+  };
+}
+
+function timerFieldOptions(forUpdate: boolean): SomeCompanionActionInputField[] {
+  const hint = forUpdate ? ' (empty: unchanged)' : '';
+  return [
+    { type: 'textinput', id: 'label', label: `Label${forUpdate ? hint : ' (empty: "Timer N")'}`, default: '', useVariables: true },
+    { type: 'textinput', id: 'speaker', label: `Speaker${hint}`, default: '', useVariables: true },
+    {
+      type: 'textinput',
+      id: 'duration',
+      label: `Duration${hint}`,
+      tooltip: '10:00, 1:30:00, 45 (minutes), 90s, 5m, 2h',
+      default: forUpdate ? '' : '10:00',
+      useVariables: true,
+    },
+    { type: 'textinput', id: 'warnAt', label: `Warning from${hint}`, tooltip: 'Remaining time at which the display turns orange, e.g. 1:00', default: forUpdate ? '' : '1:00', useVariables: true },
+    {
+      type: 'dropdown',
+      id: 'appearance',
+      label: 'Appearance',
+      default: forUpdate ? 'unchanged' : 'countdown',
+      choices: [
+        ...(forUpdate ? [{ id: 'unchanged', label: 'Unchanged' }] : []),
+        { id: 'countdown', label: 'Countdown' },
+        { id: 'countup', label: 'Count up' },
+        { id: 'clock', label: 'Time of day' },
+      ],
+    },
+  ];
+}
+
+async function timerFields(options: CompanionOptionValues, parse: (text: string) => Promise<string>): Promise<Parsed<TimerFields>> {
+  const label = await parse(text(options, 'label'));
+  const speaker = await parse(text(options, 'speaker'));
+  const duration = parseOptionalDuration(await parse(text(options, 'duration')), 'duration');
+  if (!duration.ok) return duration;
+  const warnAt = parseOptionalDuration(await parse(text(options, 'warnAt')), 'warning time');
+  if (!warnAt.ok) return warnAt;
+  const appearance = text(options, 'appearance');
+  const fields: TimerFields = {
+    ...(label === '' ? {} : { label }),
+    ...(speaker === '' ? {} : { speaker }),
+    ...(duration.value === undefined ? {} : { duration: duration.value }),
+    ...(warnAt.value === undefined ? {} : { warnAt: warnAt.value }),
+    ...((APPEARANCES as readonly string[]).includes(appearance) ? { appearance: appearance as Appearance } : {}),
+  };
+  return { ok: true, value: fields };
+}
+
+function define(runner: ActionRunner, name: string, options: SomeCompanionActionInputField[], build: Build, description?: string): CompanionActionDefinition {
+  return {
+    name,
+    ...(description === undefined ? {} : { description }),
+    options,
+    callback: async (event: CompanionActionEvent, context: CompanionActionContext) => {
+      const built = await build(event.options, (t) => context.parseVariablesInString(t));
+      if (!built.ok) {
+        runner.reject(`${name}: ${built.error}; nothing was sent`);
+        return;
+      }
+      await runner.run(built.value);
+    },
+  };
+}
+
+const simple =
+  (action: ModuleAction): Build =>
+  async () =>
+    ok(action);
+
+export function actionDefinitions(runner: ActionRunner): CompanionActionDefinitions {
+  const transport = Object.fromEntries(
+    TRANSPORT_COMMANDS.map((command) => [command, define(runner, TRANSPORT_NAMES[command], [], simple({ type: 'transport', command }))]),
+  );
+  return {
+    ...transport,
+    adjust: define(
+      runner,
+      'Adjust time (minutes/seconds)',
+      [
+        {
+          type: 'dropdown',
+          id: 'sign',
+          label: 'Add or take off',
+          default: '+',
+          choices: [
+            { id: '+', label: '+ add time' },
+            { id: '-', label: '- take time off' },
+          ],
+        },
+        { type: 'number', id: 'minutes', label: 'Minutes', default: 1, min: 0, max: 60 },
+        { type: 'number', id: 'seconds', label: 'Seconds', default: 0, min: 0, max: 59 },
+      ],
+      async (o) => {
+        const ms = adjustMs(text(o, 'sign'), Number(o.minutes ?? 0), Number(o.seconds ?? 0));
+        return ms.ok ? ok({ type: 'adjust', ms: ms.value }) : ms;
+      },
+      'At most 1 hour either way per press',
+    ),
+    adjust_ms: define(
+      runner,
+      'Adjust time (milliseconds)',
+      [{ type: 'textinput', id: 'ms', label: 'Milliseconds (negative takes time off)', default: '60000', useVariables: true }],
+      async (o, parse) => {
+        const ms = parseSignedMs(await parse(text(o, 'ms')));
+        return ms.ok ? ok({ type: 'adjust', ms: ms.value }) : ms;
+      },
+    ),
+    message_set: define(runner, 'Message: show', messageOptions, async (o, parse) => {
+      const m = await messageInput(o, parse);
+      return m.ok ? ok({ type: 'message.set', message: m.value }) : m;
+    }),
+    message_clear: define(runner, 'Message: clear', [], simple({ type: 'message.clear' })),
+    message_toggle: define(
+      runner,
+      'Message: toggle',
+      messageOptions,
+      async (o, parse) => {
+        const m = await messageInput(o, parse);
+        return m.ok ? ok({ type: 'message.toggle', message: m.value }) : m;
+      },
+      'Clears the message if this text is showing, shows it otherwise',
+    ),
+    blackout: define(runner, 'Blackout', [modeOption], async (o) => ok({ type: 'blackout', mode: pick(SWITCH_MODES, text(o, 'mode'), 'toggle') })),
+    onair: define(runner, 'ON AIR', [modeOption], async (o) => ok({ type: 'onair', mode: pick(SWITCH_MODES, text(o, 'mode'), 'toggle') })),
+    zero_behavior: define(
+      runner,
+      'At zero: behaviour',
+      [
+        {
+          type: 'dropdown',
+          id: 'zeroBehavior',
+          label: 'At zero',
+          default: 'continue',
+          choices: [
+            { id: 'continue', label: 'Continue into overrun' },
+            { id: 'stop', label: 'Stop at 0:00' },
+            { id: 'hide', label: 'Hide the time' },
+          ],
+        },
+      ],
+      async (o) => ok({ type: 'zero-behavior', zeroBehavior: pick<ZeroBehavior>(ZERO_BEHAVIORS, text(o, 'zeroBehavior'), 'continue') }),
+    ),
+    auto_advance: define(runner, 'Auto-advance', [modeOption], async (o) => ok({ type: 'auto-advance', mode: pick(SWITCH_MODES, text(o, 'mode'), 'toggle') })),
+    timer_select: define(runner, 'Timer: select', TIMER_REF_OPTIONS, async (o, parse) => {
+      const ref = parseTimerRef(text(o, 'by'), await parse(text(o, 'timer')));
+      return ref.ok ? ok({ type: 'timer.select', timer: ref.value }) : ref;
+    }),
+    timer_create: define(runner, 'Timer: create (at the end)', timerFieldOptions(false), async (o, parse) => {
+      const fields = await timerFields(o, parse);
+      return fields.ok ? ok({ type: 'timer.create', fields: fields.value }) : fields;
+    }),
+    timer_update: define(runner, 'Timer: update', [...TIMER_REF_OPTIONS, ...timerFieldOptions(true)], async (o, parse) => {
+      const ref = parseTimerRef(text(o, 'by'), await parse(text(o, 'timer')));
+      if (!ref.ok) return ref;
+      const fields = await timerFields(o, parse);
+      return fields.ok ? ok({ type: 'timer.update', timer: ref.value, fields: fields.value }) : fields;
+    }),
+    timer_delete: define(runner, 'Timer: delete', TIMER_REF_OPTIONS, async (o, parse) => {
+      const ref = parseTimerRef(text(o, 'by'), await parse(text(o, 'timer')));
+      return ref.ok ? ok({ type: 'timer.delete', timer: ref.value }) : ref;
+    }),
+    timer_move: define(
+      runner,
+      'Timer: move',
+      [...TIMER_REF_OPTIONS, { type: 'textinput', id: 'to', label: 'To position (1 = first)', default: '1', useVariables: true }],
+      async (o, parse) => {
+        const ref = parseTimerRef(text(o, 'by'), await parse(text(o, 'timer')));
+        if (!ref.ok) return ref;
+        const to = parsePosition(await parse(text(o, 'to')));
+        return to.ok ? ok({ type: 'timer.move', timer: ref.value, toPosition: to.value }) : to;
+      },
+    ),
+  };
+}

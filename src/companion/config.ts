@@ -1,0 +1,57 @@
+// The connection's settings in Companion: host and port in the config, the API
+// key as a secret field (Companion keeps secrets out of exports and the UI
+// shows them masked; secret fields need module API 1.13, Companion 4.1).
+import type { SomeCompanionConfigField } from '@companion-module/base';
+import type { Setup } from './connection.js';
+
+export interface ModuleConfig {
+  host?: string;
+  port?: number;
+}
+
+export interface ModuleSecrets {
+  apiKey?: string;
+}
+
+export const DEFAULT_PORT = 8080;
+
+export function configFields(): SomeCompanionConfigField[] {
+  return [
+    {
+      type: 'static-text',
+      id: 'info',
+      label: 'Showclock',
+      width: 12,
+      value:
+        'The box prints its API key with "npm run key" (on a Pi: "sudo showclock key"); the control console shows it too. ' +
+        'The key gives full control of the room: keep it private.',
+    },
+    { type: 'textinput', id: 'host', label: 'Host (name or IP address)', width: 8, default: 'showclock.local', required: true },
+    { type: 'number', id: 'port', label: 'Port', width: 4, default: DEFAULT_PORT, min: 1, max: 65535, required: true },
+    { type: 'secret-text', id: 'apiKey', label: 'API key', width: 12, required: true },
+  ];
+}
+
+/**
+ * `http://host:port` from what was typed: a scheme, a path or a port typed into
+ * the host field are tolerated (people paste the console's URL), IPv6 gets brackets.
+ */
+export function setupOf(config: ModuleConfig | undefined, secrets: ModuleSecrets | undefined): Setup {
+  let host = (config?.host ?? '').trim();
+  // The whole "API base" line that `npm run key` prints may be pasted: its last segment is the key.
+  const typedKey = (secrets?.apiKey ?? '').trim();
+  const apiKey = decodeURIComponent(/\/api\/v[01]\/([^/?#\s]+)/.exec(typedKey)?.[1] ?? typedKey);
+  const scheme = /^https:\/\//i.test(host) ? 'https' : 'http';
+  host = host.replace(/^[a-z]+:\/\//i, '').replace(/[/?#].*$/, '');
+  let port = Number(config?.port ?? DEFAULT_PORT);
+  const typedPort = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(host);
+  if (typedPort !== null) {
+    host = typedPort[1] as string;
+    port = Number(typedPort[2]);
+  }
+  if (host === '') return { ok: false, problem: 'Enter the host of the Showclock box (e.g. showclock.local)' };
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, problem: `Port ${String(config?.port)} is not 1 to 65535` };
+  if (apiKey === '') return { ok: false, problem: 'Enter the API key (npm run key prints it on the box)' };
+  if (host.includes(':') && !host.startsWith('[')) host = `[${host}]`;
+  return { ok: true, target: { origin: `${scheme}://${host}:${port}`, apiKey } };
+}

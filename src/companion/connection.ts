@@ -1,0 +1,420 @@
+// The module's link to one Showclock box: it checks the box's API version, holds
+// one push stream (`/events`: one request of the key's quota per connection,
+// never polling), re-reads `/state` after a reconnect, retries forever with
+// backoff, sends the actions' requests one at a time, and publishes variables
+// and feedbacks at each change and each server second boundary.
+//
+// It needs only a small part of Companion's InstanceBase (ModuleHost), so the
+// same code runs in Companion and in the tests, against the real service.
+import type { CompanionVariableValues, InstanceStatus, LogLevel } from '@companion-module/base';
+import type { Snapshot } from '../domain/snapshot.js';
+import { createSseParser } from '../pages/display/sse-parser.js';
+import type { ActionRunner } from './actions.js';
+import { answerOf, apiUrl, errorText, isSnapshot, networkReason, send, snapshotIn, type ApiAnswer, type Fetch, type Target } from './api-client.js';
+import { feedbackSignatures, FEEDBACK_IDS, type FeedbackId, type FeedbackSource } from './feedbacks.js';
+import { DEFAULT_BACKOFF, linkAfter, retryDelayMs, statusOf, type Backoff, type LinkState, type Outcome } from './link-state.js';
+import { RoomClock, REAL_TIMERS, type Timers } from './room-clock.js';
+import type { RoomView } from './room-view.js';
+import { STATE_READ, toApiCall, type ApiCall, type ModuleAction } from './requests.js';
+import { changedValues, variableValues, type VariableValues } from './variables.js';
+import { judgeOpenApi, OPENAPI_PATH } from './version-check.js';
+
+/** The part of InstanceBase the connection uses. */
+export interface ModuleHost {
+  updateStatus(status: InstanceStatus, message?: string | null): void;
+  log(level: LogLevel, message: string): void;
+  setVariableValues(values: CompanionVariableValues): void;
+  checkFeedbacks(...feedbackTypes: string[]): void;
+}
+
+export type Setup = { readonly ok: true; readonly target: Target } | { readonly ok: false; readonly problem: string };
+
+export interface ConnectionOptions {
+  readonly fetch?: Fetch;
+  readonly perfNow?: () => number;
+  readonly timers?: Timers;
+  readonly random?: () => number;
+  readonly backoff?: Backoff;
+  /** No byte on the stream (the box sends a heartbeat every 15 s) for this long: the connection is dead. */
+  readonly silenceMs?: number;
+  readonly requestTimeoutMs?: number;
+}
+
+/** Commands waiting beyond this are refused: a panel hammered while the box is slow must not queue a minute of presses. */
+const MAX_QUEUED = 10;
+
+export class ShowclockConnection implements ActionRunner, FeedbackSource {
+  readonly #host: ModuleHost;
+  readonly #fetch: Fetch;
+  readonly #perfNow: () => number;
+  readonly #timers: Timers;
+  readonly #random: () => number;
+  readonly #backoff: Backoff;
+  readonly #silenceMs: number;
+  readonly #requestTimeoutMs: number;
+  readonly #room: RoomClock;
+
+  #target: Target | null = null;
+  /** Bumped by every configure/destroy: a loop or answer of an older generation changes nothing. */
+  #generation = 0;
+  #stream: AbortController | null = null;
+  #wake: (() => void) | null = null;
+  #link: LinkState = { kind: 'not-configured', problem: 'Enter the host, port and API key' };
+  #serverVersion = '';
+  /** No command before this instant (this machine's monotonic ms): the box's rate-limit window. */
+  #blockedUntil = 0;
+  #blockTimer: unknown = null;
+  #queue: Promise<void> = Promise.resolve();
+  #queued = 0;
+  #published: Partial<VariableValues> = {};
+  #signatures: Partial<Record<FeedbackId, string>> = {};
+  #lastStatus = '';
+
+  constructor(host: ModuleHost, opts: ConnectionOptions = {}) {
+    this.#host = host;
+    this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
+    this.#perfNow = opts.perfNow ?? (() => performance.now());
+    this.#timers = opts.timers ?? REAL_TIMERS;
+    this.#random = opts.random ?? Math.random;
+    this.#backoff = opts.backoff ?? DEFAULT_BACKOFF;
+    this.#silenceMs = opts.silenceMs ?? 40_000;
+    this.#requestTimeoutMs = opts.requestTimeoutMs ?? 5_000;
+    this.#room = new RoomClock((state, view) => this.#publish(state, view), { perfNow: this.#perfNow, timers: this.#timers });
+  }
+
+  // ---- what actions and feedbacks read ----
+
+  snapshot(): Snapshot | null {
+    return this.#room.state;
+  }
+
+  view(): RoomView | null {
+    return this.#room.view();
+  }
+
+  isConnected(): boolean {
+    return this.#link.kind === 'connected';
+  }
+
+  link(): LinkState {
+    return this.#link;
+  }
+
+  // ---- lifecycle ----
+
+  /** Connects to the box `setup` names, dropping any earlier one; a problem with the settings is shown, and nothing is tried. */
+  configure(setup: Setup): void {
+    // Companion also calls this when only the connection's label changed: a live stream to the same box is kept.
+    // Not connected, saving the same settings tries again at once, as users expect of "Save".
+    const same = setup.ok && this.#target !== null && this.#target.origin === setup.target.origin && this.#target.apiKey === setup.target.apiKey;
+    if (same && this.isConnected()) return;
+    this.#stop();
+    this.#room.clear();
+    this.#serverVersion = '';
+    if (!setup.ok) {
+      this.#setLink({ kind: 'not-configured', problem: setup.problem });
+      return;
+    }
+    this.#target = setup.target;
+    // The loop handles every failure of the box itself; this is for a bug of ours, which must not kill the module.
+    this.#loop(this.#generation, setup.target).catch((error: unknown) => {
+      this.#host.log('error', `Showclock connection stopped by an internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    });
+  }
+
+  destroy(): void {
+    this.#stop();
+    this.#room.stop();
+  }
+
+  #stop(): void {
+    this.#generation += 1;
+    this.#target = null;
+    this.#stream?.abort();
+    this.#stream = null;
+    this.#wake?.();
+    this.#wake = null;
+    if (this.#blockTimer !== null) this.#timers.clear(this.#blockTimer);
+    this.#blockTimer = null;
+    this.#blockedUntil = 0;
+  }
+
+  // ---- staying connected ----
+
+  async #loop(generation: number, target: Target): Promise<void> {
+    this.#setLink({ kind: 'connecting' });
+    let failures = 0;
+    let everConnected = false;
+    while (generation === this.#generation) {
+      const outcome = await this.#attempt(generation, target, everConnected, () => {
+        everConnected = true;
+        failures = 0;
+      });
+      if (generation !== this.#generation) return;
+      failures += 1;
+      const delayMs = retryDelayMs(outcome, failures, this.#backoff, this.#random);
+      if (outcome.kind === 'rate-limited') this.#block(delayMs);
+      this.#logOutcome(outcome, delayMs);
+      this.#setLink(linkAfter(outcome, delayMs));
+      await this.#sleep(delayMs);
+    }
+  }
+
+  #logOutcome(outcome: Outcome, delayMs: number): void {
+    const retry = `trying again in ${Math.round(delayMs / 1000)} s`;
+    switch (outcome.kind) {
+      case 'lost':
+        this.#host.log('warn', `Showclock push stream ended (${outcome.reason}); ${retry}`);
+        return;
+      case 'unreachable':
+        // The same failure every few seconds says nothing new: logged once per change of reason.
+        if (this.#link.kind !== 'unreachable' || this.#link.reason !== outcome.reason) this.#host.log('warn', `Showclock unreachable: ${outcome.reason}; ${retry}`);
+        return;
+      case 'wrong-key':
+        this.#host.log('error', `Showclock refused the API key (401): ${outcome.message}. Enter the key that \`npm run key\` prints on the box; ${retry}`);
+        return;
+      case 'rate-limited':
+        this.#host.log('warn', `Showclock rate limit (429): ${outcome.message}; ${retry}`);
+        return;
+      case 'too-old':
+        this.#host.log('error', `Showclock is too old for this module: ${outcome.reason}; ${retry}`);
+        return;
+      default: {
+        const unknown: never = outcome;
+        throw new Error(`unhandled outcome ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const handle = this.#timers.set(() => {
+        this.#wake = null;
+        resolve();
+      }, ms);
+      this.#wake = () => {
+        this.#timers.clear(handle);
+        resolve();
+      };
+    });
+  }
+
+  /** One try: the version check, then the stream until it ends. */
+  async #attempt(generation: number, target: Target, reconnect: boolean, onConnected: () => void): Promise<Outcome> {
+    const version = await this.#checkVersion(target);
+    if (version !== null) return version;
+    if (generation !== this.#generation) return { kind: 'lost', delivered: false, reason: 'stopped' };
+
+    const controller = new AbortController();
+    this.#stream = controller;
+    let response: Response;
+    try {
+      response = await this.#fetch(apiUrl(target, '/events'), { headers: { Accept: 'text/event-stream' }, signal: controller.signal });
+    } catch (error) {
+      return { kind: 'unreachable', reason: networkReason(error) };
+    }
+    if (!response.ok || response.body === null) {
+      return this.#refusal(await answerOf(response), 'the push stream');
+    }
+    return this.#read(generation, target, response.body, controller, reconnect, onConnected);
+  }
+
+  /** null when the box is new enough (its API version noted), otherwise why not. */
+  async #checkVersion(target: Target): Promise<Outcome | null> {
+    let answer: ApiAnswer;
+    try {
+      answer = await send(this.#fetch, target.origin + OPENAPI_PATH, { method: 'GET', body: null }, this.#requestTimeoutMs);
+    } catch (error) {
+      return { kind: 'unreachable', reason: networkReason(error) };
+    }
+    if (answer.status === 429) return { kind: 'rate-limited', message: errorText(answer), resetSeconds: answer.resetSeconds };
+    const verdict = judgeOpenApi(answer.status, answer.body);
+    if (!verdict.ok) return { kind: 'too-old', reason: verdict.reason };
+    this.#serverVersion = verdict.apiVersion;
+    return null;
+  }
+
+  /** What a refused request means for the connection. */
+  #refusal(answer: ApiAnswer, what: string): Outcome {
+    switch (answer.status) {
+      case 401:
+        return { kind: 'wrong-key', message: errorText(answer) };
+      case 429:
+        return { kind: 'rate-limited', message: errorText(answer), resetSeconds: answer.resetSeconds };
+      case 404:
+        return { kind: 'too-old', reason: `it does not offer ${what} (${errorText(answer)})` };
+      default:
+        return { kind: 'unreachable', reason: `${what} answered ${answer.status}: ${errorText(answer)}` };
+    }
+  }
+
+  async #read(
+    generation: number,
+    target: Target,
+    body: ReadableStream<Uint8Array>,
+    controller: AbortController,
+    reconnect: boolean,
+    onConnected: () => void,
+  ): Promise<Outcome> {
+    let delivered = false;
+    const parse = createSseParser((event) => {
+      if (event.event !== 'state' || generation !== this.#generation) return;
+      let snapshot: unknown;
+      try {
+        snapshot = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (!isSnapshot(snapshot)) return;
+      const first = !delivered;
+      delivered = true;
+      // The first snapshot of a connection is the present, whatever seq it has.
+      this.#room.accept(snapshot, first);
+      if (!first) return;
+      onConnected();
+      this.#setLink({ kind: 'connected', apiVersion: this.#serverVersion });
+      this.#host.log('info', `Connected to Showclock (API ${this.#serverVersion})`);
+      if (reconnect) void this.#reread(generation, target);
+    });
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let watchdog: unknown = null;
+    let silent = false;
+    const arm = (): void => {
+      if (watchdog !== null) this.#timers.clear(watchdog);
+      watchdog = this.#timers.set(() => {
+        silent = true;
+        controller.abort();
+      }, this.#silenceMs);
+    };
+    arm();
+    try {
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) return { kind: 'lost', delivered, reason: 'closed by the box' };
+        arm();
+        parse(decoder.decode(chunk.value, { stream: true }));
+      }
+    } catch (error) {
+      return { kind: 'lost', delivered, reason: silent ? `nothing heard for ${Math.round(this.#silenceMs / 1000)} s` : networkReason(error) };
+    } finally {
+      if (watchdog !== null) this.#timers.clear(watchdog);
+      if (this.#stream === controller) this.#stream = null;
+    }
+  }
+
+  /** After a reconnect: the state as of now, in case the stream's first snapshot and the present differ. */
+  async #reread(generation: number, target: Target): Promise<void> {
+    const answer = await this.#request(target, STATE_READ);
+    if (answer === null || generation !== this.#generation) return;
+    const state = snapshotIn(answer.body);
+    if (answer.status === 200 && state !== null) this.#room.accept(state, false);
+    else this.#host.log('warn', `Showclock did not give the state after reconnecting: ${errorText(answer)} (${answer.status})`);
+  }
+
+  // ---- commands ----
+
+  run(action: ModuleAction): Promise<void> {
+    if (this.#queued >= MAX_QUEUED) {
+      this.#host.log('warn', `Showclock: ${MAX_QUEUED} commands are already waiting for the box; this one was not sent`);
+      return Promise.resolve();
+    }
+    this.#queued += 1;
+    const done = this.#queue.then(() => this.#send(action)).finally(() => {
+      this.#queued -= 1;
+    });
+    this.#queue = done.catch(() => {});
+    return done;
+  }
+
+  reject(message: string): void {
+    this.#host.log('error', `Showclock: ${message}`);
+  }
+
+  async #send(action: ModuleAction): Promise<void> {
+    const target = this.#target;
+    if (target === null) {
+      this.#host.log('error', 'Showclock: not configured; enter the host, port and API key');
+      return;
+    }
+    const built = toApiCall(action, this.#room.state);
+    if (!built.ok) {
+      this.reject(`${built.error}; nothing was sent`);
+      return;
+    }
+    const waitMs = this.#blockedUntil - this.#perfNow();
+    if (waitMs > 0) {
+      this.#host.log('warn', `Showclock: "${built.call.name}" not sent: the rate limit is reached; the box takes commands again in ${Math.ceil(waitMs / 1000)} s`);
+      return;
+    }
+    const answer = await this.#request(target, built.call);
+    if (answer === null) return;
+    if (answer.status >= 200 && answer.status < 300) {
+      const state = snapshotIn(answer.body);
+      if (state !== null) this.#room.accept(state, false);
+      return;
+    }
+    if (answer.status === 429) {
+      this.#host.log('warn', `Showclock refused "${built.call.name}" (429): ${errorText(answer)}`);
+      return;
+    }
+    this.#host.log('error', `Showclock refused "${built.call.name}" (${answer.status}): ${errorText(answer)}`);
+  }
+
+  /** One request; null when no answer came (logged). Keeps the rate-limit window the box reports. */
+  async #request(target: Target, call: ApiCall): Promise<ApiAnswer | null> {
+    let answer: ApiAnswer;
+    try {
+      answer = await send(this.#fetch, apiUrl(target, call.path), call, this.#requestTimeoutMs);
+    } catch (error) {
+      this.#host.log('error', `Showclock: "${call.name}" got no answer: ${networkReason(error)}`);
+      return null;
+    }
+    // A 429, or the last request of the window: nothing more until the window ends.
+    if ((answer.status === 429 || answer.remaining === 0) && answer.resetSeconds !== null) this.#block(answer.resetSeconds * 1000);
+    return answer;
+  }
+
+  #block(ms: number): void {
+    const until = this.#perfNow() + ms;
+    if (until <= this.#blockedUntil) return;
+    this.#blockedUntil = until;
+    if (this.#blockTimer !== null) this.#timers.clear(this.#blockTimer);
+    this.#blockTimer = this.#timers.set(() => {
+      this.#blockTimer = null;
+      this.#showStatus();
+    }, ms);
+    this.#showStatus();
+  }
+
+  // ---- what Companion shows ----
+
+  #setLink(link: LinkState): void {
+    this.#link = link;
+    this.#showStatus();
+    this.#publish(this.#room.state, this.#room.view());
+  }
+
+  #showStatus(): void {
+    let { status, message } = statusOf(this.#link);
+    const blockedMs = this.#blockedUntil - this.#perfNow();
+    if (this.#link.kind === 'connected' && blockedMs > 0) {
+      ({ status, message } = statusOf({ kind: 'rate-limited', message: 'the box takes commands again after its rate-limit window', retryInMs: blockedMs }));
+    }
+    const key = `${status}|${message}`;
+    if (key === this.#lastStatus) return;
+    this.#lastStatus = key;
+    this.#host.updateStatus(status, message);
+  }
+
+  #publish(state: Snapshot | null, view: RoomView | null): void {
+    const values = variableValues(state, view, this.#link, this.#serverVersion);
+    const changed = changedValues(this.#published, values);
+    if (Object.keys(changed).length > 0) this.#host.setVariableValues(changed);
+    this.#published = values;
+    const signatures = feedbackSignatures(state, view, this.isConnected());
+    const stale = FEEDBACK_IDS.filter((id) => this.#signatures[id] !== signatures[id]);
+    this.#signatures = signatures;
+    if (stale.length > 0) this.#host.checkFeedbacks(...stale);
+  }
+}

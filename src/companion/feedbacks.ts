@@ -1,0 +1,181 @@
+// The module's feedbacks: boolean ones that light a key with the room's state,
+// with default colours a control room reads at a glance, and an advanced one
+// that draws a progress bar on the key.
+import type { CompanionFeedbackDefinition, CompanionFeedbackDefinitions, CompanionOptionValues } from '@companion-module/base';
+import type { Snapshot } from '../domain/snapshot.js';
+import { drawBar } from './progress-bar.js';
+import { flagsOf, messageShowing, type MessageFilter, type RoomFlags } from './room-flags.js';
+import { activePosition, type RoomView } from './room-view.js';
+import { parseTimerRef, TIMER_REF_OPTIONS } from './options.js';
+
+/** What the feedbacks read; the connection provides it. */
+export interface FeedbackSource {
+  snapshot(): Snapshot | null;
+  view(): RoomView | null;
+  isConnected(): boolean;
+}
+
+export const FEEDBACK_IDS = [
+  'running',
+  'paused',
+  'warning',
+  'overrun',
+  'stopped',
+  'blackout',
+  'onair',
+  'message',
+  'timer_active',
+  'connected',
+  'progress',
+] as const;
+export type FeedbackId = (typeof FEEDBACK_IDS)[number];
+
+export const COLOURS = {
+  white: 0xffffff,
+  black: 0x000000,
+  green: 0x00a000,
+  amber: 0xc08000,
+  orange: 0xff8c00,
+  red: 0xd00000,
+  darkRed: 0x800000,
+  blue: 0x1a5fb4,
+  grey: 0x303030,
+} as const;
+
+type FlagName = keyof RoomFlags;
+
+function flagFeedback(source: FeedbackSource, flag: FlagName, name: string, description: string, bgcolor: number, color: number): CompanionFeedbackDefinition {
+  return {
+    type: 'boolean',
+    name,
+    description,
+    defaultStyle: { bgcolor, color },
+    options: [],
+    callback: () => flagsOf(source.snapshot(), source.view(), source.isConnected())[flag],
+  };
+}
+
+const option = (options: CompanionOptionValues, id: string): string => {
+  const value = options[id];
+  return value === undefined ? '' : String(value);
+};
+
+function colourOption(options: CompanionOptionValues, id: string, fallback: number): number {
+  const value = Number(options[id]);
+  return Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+export function feedbackDefinitions(source: FeedbackSource): CompanionFeedbackDefinitions & Record<FeedbackId, CompanionFeedbackDefinition> {
+  return {
+    running: flagFeedback(source, 'running', 'Running', 'The timer runs', COLOURS.green, COLOURS.white),
+    paused: flagFeedback(source, 'paused', 'Paused', 'The timer is paused (midway or ready at its duration), not stopped at zero', COLOURS.amber, COLOURS.black),
+    warning: flagFeedback(source, 'warning', 'Warning', "Remaining time at or below the timer's warnAt (stays on in overrun)", COLOURS.orange, COLOURS.black),
+    overrun: flagFeedback(source, 'overrun', 'Overrun', 'Past zero (the display counts on in red)', COLOURS.red, COLOURS.white),
+    stopped: flagFeedback(source, 'stopped', 'At zero (stop)', 'Stopped at zero under the "stop" zero behaviour', COLOURS.darkRed, COLOURS.white),
+    blackout: flagFeedback(source, 'blackout', 'Blackout', 'The screens are black', COLOURS.white, COLOURS.black),
+    onair: flagFeedback(source, 'onAir', 'ON AIR', 'The ON AIR indicator is on', COLOURS.red, COLOURS.white),
+    connected: flagFeedback(source, 'connected', 'Connected', 'The module is connected to Showclock', COLOURS.green, COLOURS.white),
+    message: {
+      type: 'boolean',
+      name: 'Message showing',
+      description: 'A message is on the screens, optionally only one of a given colour',
+      defaultStyle: { bgcolor: COLOURS.blue, color: COLOURS.white },
+      options: [
+        {
+          type: 'dropdown',
+          id: 'color',
+          label: 'Colour',
+          default: 'any',
+          choices: [
+            { id: 'any', label: 'Any colour' },
+            { id: 'white', label: 'White' },
+            { id: 'green', label: 'Green' },
+            { id: 'red', label: 'Red' },
+          ],
+        },
+      ],
+      callback: (feedback) => {
+        const filter = option(feedback.options, 'color');
+        const known: MessageFilter = filter === 'white' || filter === 'green' || filter === 'red' ? filter : 'any';
+        return messageShowing(source.snapshot(), known);
+      },
+    },
+    timer_active: {
+      type: 'boolean',
+      name: 'Timer is active',
+      description: 'A given timer (by position or id) is the active one',
+      defaultStyle: { bgcolor: COLOURS.blue, color: COLOURS.white },
+      options: TIMER_REF_OPTIONS,
+      callback: async (feedback, context) => {
+        const state = source.snapshot();
+        if (state === null) return false;
+        const ref = parseTimerRef(option(feedback.options, 'by'), await context.parseVariablesInString(option(feedback.options, 'timer')));
+        if (!ref.ok) return false;
+        return ref.value.by === 'id' ? state.activeTimerId === ref.value.id : activePosition(state) === ref.value.position;
+      },
+    },
+    progress: {
+      type: 'advanced',
+      name: 'Progress bar',
+      description: 'Draws the elapsed share of the active timer as a bar on the key, coloured by phase',
+      options: [
+        {
+          type: 'dropdown',
+          id: 'place',
+          label: 'Place',
+          default: 'bottom',
+          choices: [
+            { id: 'bottom', label: 'Bottom edge' },
+            { id: 'top', label: 'Top edge' },
+          ],
+        },
+        { type: 'number', id: 'height', label: 'Height (pixels)', default: 8, min: 1, max: 72 },
+        { type: 'colorpicker', id: 'normal', label: 'Colour', default: COLOURS.green },
+        { type: 'colorpicker', id: 'warning', label: 'Colour in warning', default: COLOURS.orange },
+        { type: 'colorpicker', id: 'overrun', label: 'Colour in overrun', default: COLOURS.red },
+        { type: 'colorpicker', id: 'background', label: 'Background', default: COLOURS.grey },
+      ],
+      callback: (feedback) => {
+        const view = source.view();
+        const state = source.snapshot();
+        if (view === null || state === null) return {};
+        const width = feedback.image?.width ?? 72;
+        const keyHeight = feedback.image?.height ?? 72;
+        const height = Math.min(keyHeight, Math.max(1, Math.round(Number(feedback.options.height) || 8)));
+        const flags = flagsOf(state, view, source.isConnected());
+        const fill = flags.overrun || flags.stopped
+          ? colourOption(feedback.options, 'overrun', COLOURS.red)
+          : flags.warning
+            ? colourOption(feedback.options, 'warning', COLOURS.orange)
+            : colourOption(feedback.options, 'normal', COLOURS.green);
+        const pixels = drawBar(width, height, view.progress, { fill, background: colourOption(feedback.options, 'background', COLOURS.grey) });
+        return {
+          imageBuffer: Buffer.from(pixels).toString('base64'),
+          imageBufferEncoding: { pixelFormat: 'RGBA' },
+          imageBufferPosition: { x: 0, y: option(feedback.options, 'place') === 'top' ? 0 : keyHeight - height, width, height },
+        };
+      },
+    },
+  };
+}
+
+/**
+ * What each feedback shows, as text: the connection re-checks a feedback only
+ * when its text changes, so a second boundary re-checks the bar and little else.
+ */
+export function feedbackSignatures(state: Snapshot | null, view: RoomView | null, connected: boolean): Record<FeedbackId, string> {
+  const flags = flagsOf(state, view, connected);
+  return {
+    running: String(flags.running),
+    paused: String(flags.paused),
+    warning: String(flags.warning),
+    overrun: String(flags.overrun),
+    stopped: String(flags.stopped),
+    blackout: String(flags.blackout),
+    onair: String(flags.onAir),
+    connected: String(flags.connected),
+    message: state?.message ? `${state.message.color}` : '',
+    timer_active: state === null ? '' : `${state.activeTimerId}@${activePosition(state)}`,
+    progress: view === null ? '' : `${view.progress}/${flags.warning}/${flags.overrun || flags.stopped}`,
+  };
+}

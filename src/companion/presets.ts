@@ -1,0 +1,107 @@
+// Ready-made buttons. "Show page" is a whole show on one Stream Deck page:
+// start/pause, previous/next, the big remaining time with warning and overrun
+// colours and a progress bar, ±10 s / ±1 min / ±5 min, blackout, ON AIR and
+// message clear. The other categories hold the rest of the actions. Variables in
+// key text carry the connection's label, so presets are remade when it changes.
+import type { CompanionButtonPresetDefinition, CompanionPresetDefinitions, CompanionPresetFeedback, CompanionOptionValues } from '@companion-module/base';
+import { COLOURS, type FeedbackId } from './feedbacks.js';
+
+const SHOW = 'Show page';
+
+function button(
+  category: string,
+  name: string,
+  text: string,
+  /** null: a key that only shows, so a stray press changes nothing. */
+  actionId: string | null,
+  options: CompanionOptionValues = {},
+  feedbacks: CompanionPresetFeedback[] = [],
+  size: CompanionButtonPresetDefinition['style']['size'] = '18',
+): CompanionButtonPresetDefinition {
+  return {
+    type: 'button',
+    category,
+    name,
+    style: { text, size, color: COLOURS.white, bgcolor: COLOURS.black },
+    feedbacks,
+    steps: [{ down: actionId === null ? [] : [{ actionId, options }], up: [] }],
+  };
+}
+
+function lit(feedbackId: FeedbackId, bgcolor: number, color: number, options: CompanionOptionValues = {}): CompanionPresetFeedback {
+  return { feedbackId, options, style: { bgcolor, color } };
+}
+
+const progressBar: CompanionPresetFeedback = {
+  feedbackId: 'progress',
+  options: { place: 'bottom', height: 8, normal: COLOURS.green, warning: COLOURS.orange, overrun: COLOURS.red, background: COLOURS.grey },
+};
+
+function adjust(category: string, sign: '+' | '-', minutes: number, seconds: number): CompanionButtonPresetDefinition {
+  const amount = minutes > 0 ? `${minutes} min` : `${seconds} s`;
+  return button(category, `${sign}${amount}`, `${sign}${amount}`, 'adjust', { sign, minutes, seconds }, [], '24');
+}
+
+/** `label`: the connection's label, which prefixes its variables (`$(label:remaining)`). */
+export function presetDefinitions(label: string): CompanionPresetDefinitions {
+  const presets: CompanionPresetDefinitions = {
+    show_toggle: button(SHOW, 'Start/pause', 'START\nPAUSE', 'toggle', {}, [
+      lit('paused', COLOURS.amber, COLOURS.black),
+      lit('running', COLOURS.green, COLOURS.white),
+    ]),
+    show_previous: button(SHOW, 'Previous timer', '⏮\nPREV', 'previous'),
+    show_next: button(SHOW, 'Next timer', '⏭\nNEXT', 'next'),
+    show_time: button(
+      SHOW,
+      'Remaining time (big)',
+      `$(${label}:remaining)`,
+      null,
+      {},
+      [lit('warning', COLOURS.orange, COLOURS.black), lit('overrun', COLOURS.red, COLOURS.white), lit('stopped', COLOURS.darkRed, COLOURS.white), progressBar],
+      'auto',
+    ),
+    show_label: button(SHOW, 'Active timer', `$(${label}:active_position). $(${label}:active_label)\n$(${label}:active_speaker)`, null, {}, [], '14'),
+    show_minus_10s: adjust(SHOW, '-', 0, 10),
+    show_plus_10s: adjust(SHOW, '+', 0, 10),
+    show_minus_1m: adjust(SHOW, '-', 1, 0),
+    show_plus_1m: adjust(SHOW, '+', 1, 0),
+    show_minus_5m: adjust(SHOW, '-', 5, 0),
+    show_plus_5m: adjust(SHOW, '+', 5, 0),
+    show_blackout: button(SHOW, 'Blackout', 'BLACK\nOUT', 'blackout', { mode: 'toggle' }, [lit('blackout', COLOURS.white, COLOURS.black)]),
+    show_onair: button(SHOW, 'ON AIR', 'ON AIR', 'onair', { mode: 'toggle' }, [lit('onair', COLOURS.red, COLOURS.white)]),
+    show_message_clear: button(SHOW, 'Message clear', 'CLEAR\nMSG', 'message_clear', {}, [lit('message', COLOURS.blue, COLOURS.white, { color: 'any' })]),
+    show_connection: button(SHOW, 'Connection', `Showclock\n$(${label}:connection)`, null, {}, [lit('connected', COLOURS.green, COLOURS.white)], '14'),
+  };
+
+  const transport = 'Transport';
+  presets.start = button(transport, 'Start', 'START', 'start', {}, [lit('running', COLOURS.green, COLOURS.white)]);
+  presets.pause = button(transport, 'Pause', 'PAUSE', 'pause', {}, [lit('paused', COLOURS.amber, COLOURS.black)]);
+  presets.reset = button(transport, 'Reset', 'RESET', 'reset');
+  presets.remaining_signed = button(transport, 'Remaining (signed)', `$(${label}:remaining_signed)`, null, {}, [lit('warning', COLOURS.orange, COLOURS.black), lit('overrun', COLOURS.red, COLOURS.white)], 'auto');
+  presets.display_time = button(transport, 'As the display shows it', `$(${label}:display_time)`, null, {}, [lit('warning', COLOURS.orange, COLOURS.black), lit('overrun', COLOURS.red, COLOURS.white)], 'auto');
+  presets.next_up = button(transport, 'Next up', `NEXT:\n$(${label}:next_label)`, null, {}, [], '14');
+
+  const timers = 'Timers';
+  for (let position = 1; position <= 8; position += 1) {
+    presets[`timer_${position}`] = button(timers, `Select timer ${position}`, `TIMER\n${position}`, 'timer_select', { by: 'position', timer: String(position) }, [
+      lit('timer_active', COLOURS.blue, COLOURS.white, { by: 'position', timer: String(position) }),
+    ]);
+  }
+
+  const messages = 'Messages';
+  presets.message_wrap_up = button(messages, 'Wrap up (toggle)', 'WRAP\nUP', 'message_toggle', { text: 'Please wrap up', color: 'red', flash: true, bold: true }, [
+    lit('message', COLOURS.red, COLOURS.white, { color: 'red' }),
+  ]);
+  presets.message_five = button(messages, '5 minutes (toggle)', '5 MIN\nLEFT', 'message_toggle', { text: '5 minutes left', color: 'white', flash: false, bold: true }, [
+    lit('message', COLOURS.blue, COLOURS.white, { color: 'white' }),
+  ]);
+  presets.message_clear = button(messages, 'Clear message', 'CLEAR\nMSG', 'message_clear', {}, [lit('message', COLOURS.blue, COLOURS.white, { color: 'any' })]);
+  presets.message_text = button(messages, 'Message on screen', `$(${label}:message_text)`, null, {}, [lit('message', COLOURS.blue, COLOURS.white, { color: 'any' })], '14');
+
+  const settings = 'Settings';
+  presets.auto_advance = button(settings, 'Auto-advance', `AUTO\n$(${label}:auto_advance)`, 'auto_advance', { mode: 'toggle' }, [], '14');
+  presets.zero_continue = button(settings, 'At zero: continue', 'ZERO\nGO ON', 'zero_behavior', { zeroBehavior: 'continue' }, [], '14');
+  presets.zero_stop = button(settings, 'At zero: stop', 'ZERO\nSTOP', 'zero_behavior', { zeroBehavior: 'stop' }, [], '14');
+  presets.zero_hide = button(settings, 'At zero: hide', 'ZERO\nHIDE', 'zero_behavior', { zeroBehavior: 'hide' }, [], '14');
+  return presets;
+}

@@ -1,0 +1,148 @@
+// Every module action as the v1 request it is: the same paths and fields a
+// `curl` of the README sends, as POST with JSON (v1 takes every mutation that
+// way, and a JSON body carries any message text without escaping worries).
+// Pure: actions that depend on the room (a timer by position, toggles the API
+// has no command for) read the last snapshot passed in.
+import type { Snapshot } from '../domain/snapshot.js';
+import type { MessageColor, TimerFields, ZeroBehavior } from '../domain/types.js';
+
+export const TRANSPORT_COMMANDS = ['start', 'pause', 'stop', 'toggle', 'reset', 'next', 'previous'] as const;
+export type TransportCommand = (typeof TRANSPORT_COMMANDS)[number];
+
+export type SwitchMode = 'on' | 'off' | 'toggle';
+
+/** A timer named by its id, or by its 1-based place in the running order (a panel need not know ids). */
+export type TimerRef = { readonly by: 'position'; readonly position: number } | { readonly by: 'id'; readonly id: string };
+
+export interface MessageInput {
+  readonly text: string;
+  readonly color: MessageColor;
+  readonly flash: boolean;
+  readonly bold: boolean;
+}
+
+export type ModuleAction =
+  | { readonly type: 'transport'; readonly command: TransportCommand }
+  | { readonly type: 'adjust'; readonly ms: number }
+  | { readonly type: 'message.set'; readonly message: MessageInput }
+  | { readonly type: 'message.clear' }
+  | { readonly type: 'message.toggle'; readonly message: MessageInput }
+  | { readonly type: 'blackout'; readonly mode: SwitchMode }
+  | { readonly type: 'onair'; readonly mode: SwitchMode }
+  | { readonly type: 'zero-behavior'; readonly zeroBehavior: ZeroBehavior }
+  | { readonly type: 'auto-advance'; readonly mode: SwitchMode }
+  | { readonly type: 'timer.select'; readonly timer: TimerRef }
+  | { readonly type: 'timer.create'; readonly fields: TimerFields }
+  | { readonly type: 'timer.update'; readonly timer: TimerRef; readonly fields: TimerFields }
+  | { readonly type: 'timer.delete'; readonly timer: TimerRef }
+  | { readonly type: 'timer.move'; readonly timer: TimerRef; readonly toPosition: number };
+
+export type JsonBody = Readonly<Record<string, string | number | boolean>>;
+
+export interface ApiCall {
+  readonly method: 'GET' | 'POST';
+  /** After `/api/v1/{api_key}`. */
+  readonly path: string;
+  readonly body: JsonBody | null;
+  /** How the log names it. */
+  readonly name: string;
+}
+
+export type Built = { readonly ok: true; readonly call: ApiCall } | { readonly ok: false; readonly error: string };
+
+const post = (path: string, name: string, body: JsonBody = {}): Built => ({ ok: true, call: { method: 'POST', path, body, name } });
+const refuse = (error: string): Built => ({ ok: false, error });
+const NO_STATE = 'no state from Showclock yet (not connected)';
+
+export const STATE_READ: ApiCall = { method: 'GET', path: '/state', body: null, name: 'state' };
+
+function timerId(ref: TimerRef, state: Snapshot | null): { id: string } | { error: string } {
+  if (ref.by === 'id') return ref.id === '' ? { error: 'no timer id given' } : { id: ref.id };
+  if (state === null) return { error: NO_STATE };
+  const timer = state.timers[ref.position - 1];
+  if (!Number.isInteger(ref.position) || ref.position < 1 || timer === undefined) {
+    return { error: `there is no timer at position ${ref.position}: the running order has ${state.timers.length}` };
+  }
+  return { id: timer.id };
+}
+
+const timerPath = (id: string, op: string): string => `/timer/${encodeURIComponent(id)}/${op}`;
+
+function messageBody(m: MessageInput): JsonBody {
+  return { text: m.text, color: m.color, flash: m.flash, bold: m.bold };
+}
+
+function fieldsBody(fields: TimerFields): JsonBody {
+  const body: Record<string, string | number> = {};
+  if (fields.label !== undefined) body.label = fields.label;
+  if (fields.speaker !== undefined) body.speaker = fields.speaker;
+  if (fields.duration !== undefined) body.duration = fields.duration;
+  if (fields.warnAt !== undefined) body.warnAt = fields.warnAt;
+  if (fields.appearance !== undefined) body.appearance = fields.appearance;
+  return body;
+}
+
+function switchCall(mode: SwitchMode, name: 'blackout' | 'onair'): Built {
+  // `on` is a string in JSON too: "0" is off, anything else on.
+  if (mode === 'toggle') return post(`/toggle_${name}`, `toggle_${name}`);
+  return post(`/${name}`, `${name} ${mode}`, { on: mode === 'on' ? '1' : '0' });
+}
+
+export function toApiCall(action: ModuleAction, state: Snapshot | null): Built {
+  switch (action.type) {
+    case 'transport':
+      return post(`/${action.command}`, action.command);
+    case 'adjust':
+      return post('/adjust', `adjust ${action.ms > 0 ? '+' : ''}${action.ms} ms`, { ms: action.ms });
+    case 'message.set':
+      return post('/message/set', 'message set', messageBody(action.message));
+    case 'message.clear':
+      return post('/message/clear', 'message clear');
+    case 'message.toggle': {
+      // Showing this text already: take it down; anything else (nothing, another text): show this one.
+      if (state === null) return refuse(NO_STATE);
+      return state.message !== null && state.message.text === action.message.text.trim()
+        ? post('/message/clear', 'message toggle (clear)')
+        : post('/message/set', 'message toggle (set)', messageBody(action.message));
+    }
+    case 'blackout':
+      return switchCall(action.mode, 'blackout');
+    case 'onair':
+      return switchCall(action.mode, 'onair');
+    case 'zero-behavior':
+      return post('/settings', `zero behaviour ${action.zeroBehavior}`, { zeroBehavior: action.zeroBehavior });
+    case 'auto-advance': {
+      // The API has no toggle for it: the flip is computed from the last snapshot.
+      if (action.mode === 'toggle' && state === null) return refuse(NO_STATE);
+      const on = action.mode === 'toggle' ? !(state as Snapshot).settings.autoAdvance : action.mode === 'on';
+      return post('/settings', `auto-advance ${on ? 'on' : 'off'}`, { autoAdvance: on });
+    }
+    case 'timer.select': {
+      const found = timerId(action.timer, state);
+      return 'error' in found ? refuse(found.error) : post(timerPath(found.id, 'select'), 'select timer');
+    }
+    case 'timer.create':
+      return post('/timers', 'create timer', fieldsBody(action.fields));
+    case 'timer.update': {
+      const found = timerId(action.timer, state);
+      if ('error' in found) return refuse(found.error);
+      const body = fieldsBody(action.fields);
+      if (Object.keys(body).length === 0) return refuse('update timer: nothing to change (every field is empty)');
+      return post(timerPath(found.id, 'update'), 'update timer', body);
+    }
+    case 'timer.delete': {
+      const found = timerId(action.timer, state);
+      return 'error' in found ? refuse(found.error) : post(timerPath(found.id, 'delete'), 'delete timer');
+    }
+    case 'timer.move': {
+      const found = timerId(action.timer, state);
+      if ('error' in found) return refuse(found.error);
+      if (!Number.isInteger(action.toPosition) || action.toPosition < 1) return refuse(`move timer: position ${action.toPosition} is not 1 or more`);
+      return post(timerPath(found.id, 'move'), 'move timer', { to: action.toPosition - 1 });
+    }
+    default: {
+      const unknown: never = action;
+      throw new Error(`unhandled action ${JSON.stringify(unknown)}`);
+    }
+  }
+}

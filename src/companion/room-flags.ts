@@ -1,0 +1,43 @@
+// The yes/no facts the boolean feedbacks light keys with. Pure. `warning` and
+// `overrun` read the same as the GPIO lamps and the display's colours: warning
+// from remaining <= warnAt on (so it stays lit in overrun), overrun once the
+// display turns red at zero, never under `stop`, where the room stops at 0.
+import type { Snapshot } from '../domain/snapshot.js';
+import type { MessageColor } from '../domain/types.js';
+import type { RoomView } from './room-view.js';
+
+export interface RoomFlags {
+  readonly running: boolean;
+  /** Not running and not stopped at zero: paused midway, or ready at the top of a timer. */
+  readonly paused: boolean;
+  readonly warning: boolean;
+  readonly overrun: boolean;
+  /** At zero under `stop`. */
+  readonly stopped: boolean;
+  readonly blackout: boolean;
+  readonly onAir: boolean;
+  readonly connected: boolean;
+}
+
+export function flagsOf(state: Snapshot | null, view: RoomView | null, connected: boolean): RoomFlags {
+  if (state === null || view === null) {
+    return { running: false, paused: false, warning: false, overrun: false, stopped: false, blackout: false, onAir: false, connected };
+  }
+  return {
+    running: state.running,
+    paused: !state.running && view.phase !== 'stopped',
+    warning: view.remainingMs <= state.warnAt,
+    overrun: state.zeroBehavior !== 'stop' && view.remainingMs <= 0,
+    stopped: view.phase === 'stopped',
+    blackout: state.blackout,
+    onAir: state.onAir,
+    connected,
+  };
+}
+
+export type MessageFilter = 'any' | MessageColor;
+
+export function messageShowing(state: Snapshot | null, filter: MessageFilter): boolean {
+  if (state === null || state.message === null) return false;
+  return filter === 'any' || state.message.color === filter;
+}

@@ -1,0 +1,51 @@
+// Snapshots for the module's unit tests, made by the service's own domain code
+// (toSnapshot), with plain numbers for time: WALL is the server's wall clock at
+// the snapshot, MONO its monotonic clock.
+import { createRoom, newTimer } from '../../src/domain/room.js';
+import { toSnapshot, type Snapshot } from '../../src/domain/snapshot.js';
+import type { Appearance, Message, Room, ZeroBehavior } from '../../src/domain/types.js';
+
+export const WALL = Date.UTC(2025, 5, 1, 9, 0, 0);
+const MONO = 50_000;
+
+export interface SnapshotOptions {
+  readonly remainingMs?: number;
+  readonly running?: boolean;
+  readonly duration?: number;
+  readonly warnAt?: number;
+  readonly appearance?: Appearance;
+  readonly zero?: ZeroBehavior;
+  readonly timers?: number;
+  /** 0-based index of the active timer. */
+  readonly active?: number;
+  readonly message?: Message | null;
+  readonly blackout?: boolean;
+  readonly onAir?: boolean;
+  readonly autoAdvance?: boolean;
+  readonly seq?: number;
+}
+
+/** A room of `timers` timers (ids t1, t2, …; labels `Talk N`, speakers `Speaker N`), as a snapshot taken at WALL. */
+export function snapshot(opts: SnapshotOptions = {}): Snapshot {
+  const base = createRoom('t1');
+  const count = opts.timers ?? 3;
+  const timers = Array.from({ length: count }, (_, i) => ({
+    ...newTimer(`t${i + 1}`, { label: `Talk ${i + 1}`, speaker: `Speaker ${i + 1}` }, i + 1),
+    duration: opts.duration ?? 600_000,
+    warnAt: opts.warnAt ?? 60_000,
+    appearance: opts.appearance ?? 'countdown',
+  }));
+  const remainingMs = opts.remainingMs ?? opts.duration ?? 600_000;
+  const room: Room = {
+    ...base,
+    seq: opts.seq ?? 7,
+    timers,
+    activeTimerId: `t${(opts.active ?? 0) + 1}`,
+    transport: opts.running === true ? { running: true, endMonoMs: MONO + remainingMs } : { running: false, remainingMs },
+    message: opts.message ?? null,
+    blackout: opts.blackout ?? false,
+    onAir: opts.onAir ?? false,
+    settings: { zeroBehavior: opts.zero ?? 'continue', autoAdvance: opts.autoAdvance ?? false },
+  };
+  return toSnapshot(room, MONO, WALL);
+}
