@@ -178,6 +178,19 @@ write_default_config() {
   "host": "0.0.0.0",
   "logLevel": "info",
 
+  // OSC (QLab, TouchOSC, lighting desks): off until you remove the // in front of
+  // the "osc" lines below. Commands: /showclock/<api key>/start, /adjust 60000, ... (README, "OSC").
+  // textPort takes plain-text lines "<api key> start" (QLab's UDP network cues).
+  // reply: refused input is answered to its sender at /showclock/error.
+  // feedback: where /showclock/state/* (remaining, phase, label, ...) is sent.
+  // "osc": {
+  //   "port": 7350,
+  //   "host": "0.0.0.0",
+  //   "textPort": 7351,
+  //   "reply": false,
+  //   "feedback": [ { "host": "192.168.1.50", "port": 9000 } ]
+  // },
+
   // Lamps and buttons on the 40-pin header, by BCM number: the GPIO numbers of
   // a pinout diagram, not the physical pin numbers. Buttons go from the pin to
   // GND; turn their pull-ups on in /boot/firmware/config.txt, for example:

@@ -14,6 +14,7 @@ import { FixedWindowLimiter } from './http/rate-limit.js';
 import { loadOrCreateKeys, type RoomKeys } from './keys/key-file.js';
 import { KeyWatcher } from './keys/key-watcher.js';
 import { startGpio } from './gpio/gpio-adapter.js';
+import { startOsc } from './osc/osc-adapter.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { DataDirError } from './store/data-dir.js';
 import { openRoom } from './store/open-room.js';
@@ -182,6 +183,18 @@ async function serveRoom(): Promise<void> {
     // Keep-alive connections would hold close() open: end idle ones now.
     if ('closeIdleConnections' in listening) listening.closeIdleConnections();
   });
+  // OSC and plain-text UDP (off unless configured): the same dispatch and the same
+  // quota as HTTP. Never rejects: a UDP port that cannot be had is logged and left off.
+  const osc = await startOsc({
+    config: config.osc,
+    service: roomService,
+    apiKey: () => keys.apiKey,
+    limiter,
+    monoMs: systemClock.monoMs,
+    scheduler,
+    logger,
+  });
+  shutdown.add('OSC (ports and feedback)', () => osc.close());
   const address = listening.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   logger.info({ host: config.host, port, gpio: config.gpioMode }, 'showclock started');

@@ -14,6 +14,7 @@ export function runConfigCommand(config: Config, args: readonly string[]): void 
     logLevel: config.logLevel,
     gpioMode: config.gpioMode,
     gpio: config.gpio,
+    osc: config.osc,
     configPath: config.configPath ?? null,
   };
   if (args.length === 0) {

@@ -27,6 +27,36 @@ export class ConfigError extends Error {
 
 const port = z.number({ error: 'expected a number' }).int('expected a whole number').min(0, 'expected 0 to 65535').max(65535, 'expected 0 to 65535');
 const rateLimit = z.number({ error: 'expected a number' }).int('expected a whole number').min(1, 'expected at least 1');
+const host = z.string({ error: 'expected a string' }).min(1, 'expected a host name or address');
+
+/** Feedback targets beyond this are a mistake (a list pasted twice), not a rack. */
+export const OSC_FEEDBACK_MAX = 32;
+
+/**
+ * The `osc` section (src/osc): OSC and plain-text commands over UDP, off unless a
+ * port is given, and feedback to surfaces. Port 0 (any free port) is for tests.
+ */
+const OscConfigSchema = z
+  .strictObject({
+    port: port.optional(),
+    host: host.optional(),
+    textPort: port.optional(),
+    reply: z.boolean({ error: 'expected true or false' }).optional(),
+    feedback: z
+      .array(
+        z.strictObject({
+          host,
+          port: port.min(1, 'expected a port 1 to 65535 to send to'),
+        }),
+        { error: 'expected a list of { "host": ..., "port": ... }' },
+      )
+      .max(OSC_FEEDBACK_MAX, `expected at most ${OSC_FEEDBACK_MAX} targets`)
+      .optional(),
+  })
+  .refine((osc) => osc.port === undefined || osc.port === 0 || osc.port !== osc.textPort, {
+    error: 'must differ from osc.port: OSC and plain text each need a port of their own',
+    path: ['textPort'],
+  });
 
 /** The config file. Unknown keys are errors: a misspelt key must not be silently ignored. */
 export const ConfigFileSchema = z.strictObject({
@@ -36,9 +66,26 @@ export const ConfigFileSchema = z.strictObject({
   rateLimit: rateLimit.optional(),
   logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).optional(),
   gpio: GpioConfigSchema.optional(),
+  osc: OscConfigSchema.optional(),
 });
 
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+export interface OscFeedbackTarget {
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface OscConfig {
+  /** OSC over UDP; undefined: off. */
+  readonly port: number | undefined;
+  readonly host: string;
+  /** Plain-text lines over UDP; undefined: off. */
+  readonly textPort: number | undefined;
+  /** Answer refused input to its sender (`/showclock/error <message>`). */
+  readonly reply: boolean;
+  readonly feedback: readonly OscFeedbackTarget[];
+}
 
 export interface Config {
   readonly port: number;
@@ -48,6 +95,7 @@ export interface Config {
   readonly logLevel: string;
   readonly gpioMode: GpioMode;
   readonly gpio: GpioConfig;
+  readonly osc: OscConfig;
   /** Set when the environment fixes a key; otherwise keys come from the data directory. */
   readonly apiKey: string | undefined;
   readonly viewerKey: string | undefined;
@@ -152,6 +200,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     logLevel: (env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? undefined : env.LOG_LEVEL) ?? file.logLevel ?? DEFAULTS.logLevel,
     gpioMode: (gpioModeRaw === undefined || gpioModeRaw === '' ? DEFAULTS.gpioMode : gpioModeRaw) as GpioMode,
     gpio: file.gpio ?? {},
+    osc: {
+      port: envNumber(env, 'SHOWCLOCK_OSC_PORT', port) ?? file.osc?.port,
+      host: file.osc?.host ?? DEFAULTS.host,
+      textPort: file.osc?.textPort,
+      reply: file.osc?.reply ?? false,
+      feedback: file.osc?.feedback ?? [],
+    },
     apiKey,
     viewerKey,
     configPath,

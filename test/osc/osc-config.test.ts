@@ -1,0 +1,91 @@
+// The `osc` section of the config file and SHOWCLOCK_OSC_PORT: off by default,
+// every mistake named by its path, and the install script's commented example
+// valid once its // are removed.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { ROOT } from '../e2e/service-process.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'showclock-osc-config-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function withFile(content: unknown, env: NodeJS.ProcessEnv = {}) {
+  const file = path.join(dir, 'config.json');
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return loadConfig({ SHOWCLOCK_CONFIG: file, ...env }, dir);
+}
+
+function problemOf(content: unknown, env: NodeJS.ProcessEnv = {}): string {
+  try {
+    withFile(content, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('accepted');
+}
+
+describe('osc config', () => {
+  it('is off by default: no port, no feedback, no replies', () => {
+    expect(loadConfig({}, dir).osc).toEqual({ port: undefined, host: '0.0.0.0', textPort: undefined, reply: false, feedback: [] });
+  });
+
+  it('reads the section, and SHOWCLOCK_OSC_PORT turns OSC on or moves it', () => {
+    const section = { port: 7350, host: '127.0.0.1', textPort: 7351, reply: true, feedback: [{ host: 'touchosc.local', port: 9000 }] };
+    expect(withFile({ osc: section }).osc).toEqual(section);
+    expect(withFile({ osc: section }, { SHOWCLOCK_OSC_PORT: '9123' }).osc.port).toBe(9123);
+    expect(loadConfig({ SHOWCLOCK_OSC_PORT: '7350' }, dir).osc).toMatchObject({ port: 7350, host: '0.0.0.0' });
+    expect(loadConfig({ SHOWCLOCK_OSC_PORT: '' }, dir).osc.port).toBeUndefined();
+  });
+
+  it('names each bad field by its path', () => {
+    const message = problemOf({
+      osc: { port: 'seven', host: '', textPort: 70000, reply: 'yes', feedback: [{ host: 'a', port: 0 }, { host: 7, port: 9000, via: 'tcp' }] },
+    });
+    for (const expected of [
+      'osc.port: expected a number',
+      'osc.host: expected a host name or address',
+      'osc.textPort: expected 0 to 65535',
+      'osc.reply: expected true or false',
+      'osc.feedback[0].port: expected a port 1 to 65535 to send to',
+      'osc.feedback[1].host: expected a string',
+      'osc.feedback[1].via: unknown key',
+    ]) {
+      expect(message).toContain(expected);
+    }
+    expect(problemOf({ osc: { prot: 7350 } })).toContain('osc.prot: unknown key');
+    expect(problemOf({ osc: { feedback: { host: 'a', port: 1 } } })).toContain('osc.feedback: expected a list of { "host": ..., "port": ... }');
+    expect(problemOf({ osc: { feedback: Array.from({ length: 33 }, () => ({ host: 'a', port: 1 })) } })).toContain('osc.feedback: expected at most 32 targets');
+    expect(problemOf({ osc: { port: 7350, textPort: 7350 } })).toContain('osc.textPort: must differ from osc.port');
+  });
+
+  it('names the variable when SHOWCLOCK_OSC_PORT is wrong', () => {
+    expect(() => loadConfig({ SHOWCLOCK_OSC_PORT: 'osc' }, dir)).toThrow('environment SHOWCLOCK_OSC_PORT: expected a whole number, got "osc"');
+    expect(() => loadConfig({ SHOWCLOCK_OSC_PORT: '65536' }, dir)).toThrow('environment SHOWCLOCK_OSC_PORT: expected 0 to 65535');
+  });
+
+  it("the install script's commented osc example is valid once uncommented", () => {
+    const script = readFileSync(path.join(ROOT, 'scripts/install.sh'), 'utf8');
+    const start = script.indexOf('// "osc": {');
+    const end = script.indexOf('// },', start) + '// },'.length;
+    expect(start).toBeGreaterThan(0);
+    const block = script
+      .slice(start, end)
+      .split('\n')
+      .map((line) => line.replace(/^\s*\/\/ ?/, ''))
+      .join('\n')
+      .replace(/,\s*$/, '');
+    expect(withFile(`{ ${block} }`).osc).toEqual({
+      port: 7350,
+      host: '0.0.0.0',
+      textPort: 7351,
+      reply: false,
+      feedback: [{ host: '192.168.1.50', port: 9000 }],
+    });
+  });
+});
