@@ -293,7 +293,7 @@ do_install() {
   install_packages
   ensure_group gpio
   ensure_user "$USER_NAME" "$DATA_DIR" gpio
-  if [ "$kiosk" = yes ]; then ensure_user "$KIOSK_USER" /run/showclock-kiosk video render input; fi
+  if [ "$kiosk" = yes ]; then ensure_user "$KIOSK_USER" /run/showclock-kiosk video render input audio; fi
 
   if sync_tree "$RELEASE/dist" "$APP_DIR/dist"; then service_changed=yes; fi
   if put_file "$RELEASE/package.json" "$APP_DIR/package.json" 644; then service_changed=yes; fi

@@ -6,6 +6,7 @@ import { runKeyCommand } from './cli/key-command.js';
 import { ConfigError, EXIT_CONFIG, EXIT_DATA_DIR, loadConfig, type Config } from './config/config.js';
 import { systemClock, timeoutScheduler } from './app/clock.js';
 import { RoomService } from './app/room-service.js';
+import { logTimeNotice } from './app/time-notice-log.js';
 import { Shutdown } from './app/shutdown.js';
 import { newTimerIdFor, randomTimerId } from './app/timer-ids.js';
 import { roomUrls } from './app/urls.js';
@@ -106,6 +107,7 @@ async function serveRoom(): Promise<void> {
     clock: systemClock,
     scheduler,
     onListenerError: (error) => logger.error({ err: error }, 'a listener of room changes failed'),
+    onTimeNotice: (notice) => logTimeNotice(logger, notice),
     persistence: store,
   });
   roomService.start();

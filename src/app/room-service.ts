@@ -1,10 +1,15 @@
 // The room service: the one stateful piece. It owns the room, is the only caller
 // of the engine, and is the one dispatch that every input (HTTP v0/v1, GPIO
 // buttons, the console) goes through. It wakes at the next zero instant on the
-// monotonic clock, and only then: nothing ticks while nothing is due.
-import { applyCommand, nextDueMonoMs, settle, type Outcome } from '../domain/engine.js';
+// monotonic clock, and only then: nothing ticks while nothing is due. A scheduled
+// start (and the end of a countdown to a time of day) is a wall-clock instant,
+// which a wall-clock step (NTP after a Pi booted without a real-time clock) moves:
+// while the room watches the wall clock, the wake-up is at most STEP_CHECK_MS
+// away, so a step is seen within a second and the instant placed again.
+import { applyCommand, nextDueMonoMs, settleWithEvents, watchesWallClock, type Outcome, type TimeEvents } from '../domain/engine.js';
+import { WALL_STEP_TOLERANCE_MS } from '../domain/limits.js';
 import { toSnapshot, type Snapshot } from '../domain/snapshot.js';
-import type { Command, CommandError, Room } from '../domain/types.js';
+import type { Command, CommandError, Now, Room } from '../domain/types.js';
 import type { Clock, Scheduler } from './clock.js';
 
 /** Where a command came from: kept for the log line, never changes behaviour. */
@@ -13,9 +18,21 @@ export type CommandSource = 'http-v0' | 'http-v1' | 'gpio' | 'console' | 'system
 export interface RoomChange {
   readonly room: Room;
   readonly previous: Room;
+  /** `zero`: a change time made by itself (zero events, scheduled starts). */
   readonly cause: Command | 'zero';
   readonly source: CommandSource;
 }
+
+/** What the service tells the log about time: why a timer started by itself, or did not. */
+export type TimeNotice =
+  | { readonly kind: 'scheduled-start'; readonly timerId: string; readonly scheduledAt: number; readonly seq: number }
+  | { readonly kind: 'scheduled-start-missed'; readonly timerId: string; readonly scheduledAt: number }
+  | { readonly kind: 'wall-clock-step'; readonly stepMs: number };
+
+/** How often the two clocks are compared while a scheduled start is armed. */
+export const STEP_CHECK_MS = 1_000;
+/** A change of (wall - monotonic) larger than this is a step, not drift or the rounding of two readings. */
+export const STEP_TOLERANCE_MS = WALL_STEP_TOLERANCE_MS;
 
 export type RoomListener = (change: RoomChange) => void;
 
@@ -99,6 +116,8 @@ export function isRunningOrderEdit(command: Command): boolean {
     case 'blackout.toggle':
     case 'onair.set':
     case 'onair.toggle':
+    case 'flash':
+    case 'chime.test':
     case 'settings.set':
       return false;
     default: {
@@ -125,7 +144,10 @@ export class RoomService {
   #saveQueue: Promise<void> = Promise.resolve();
 
   readonly #onListenerError: (error: unknown) => void;
+  readonly #onTimeNotice: (notice: TimeNotice) => void;
   readonly #persistence: Persistence;
+  /** wall - monotonic when the last wake-up was armed; null when the room does not watch the wall clock. */
+  #armedOffsetMs: number | null = null;
 
   constructor(deps: {
     initialRoom: Room;
@@ -133,6 +155,8 @@ export class RoomService {
     scheduler: Scheduler;
     /** A failing listener (lamp, stream) is reported here and never undoes or blocks the change. */
     onListenerError?: (error: unknown) => void;
+    /** Scheduled starts that happened or were missed, and wall-clock steps: for the log. */
+    onTimeNotice?: (notice: TimeNotice) => void;
     persistence?: Persistence;
   }) {
     this.#persistence = deps.persistence ?? nothingToKeep;
@@ -140,6 +164,11 @@ export class RoomService {
     this.#clock = deps.clock;
     this.#scheduler = deps.scheduler;
     this.#onListenerError = deps.onListenerError ?? (() => {});
+    this.#onTimeNotice = deps.onTimeNotice ?? (() => {});
+  }
+
+  #now(): Now {
+    return { monoMs: this.#clock.monoMs(), wallMs: this.#clock.wallMs() };
   }
 
   /** Applies whatever fell due while stopped and arms the zero-instant wake-up. */
@@ -153,6 +182,7 @@ export class RoomService {
     this.#pending?.cancel();
     this.#pending = null;
     this.#pendingAtMonoMs = null;
+    this.#armedOffsetMs = null;
   }
 
   /**
@@ -179,24 +209,27 @@ export class RoomService {
 
   snapshot(): Snapshot {
     this.#settle();
-    return toSnapshot(this.#room, this.#clock.monoMs(), this.#clock.wallMs());
+    const now = this.#now();
+    return toSnapshot(this.#room, now.monoMs, now.wallMs);
   }
 
   dispatch(command: Command, source: CommandSource): DispatchResult {
     const previous = this.#room;
-    const applied = applyCommand(previous, command, this.#clock.monoMs());
+    const applied = applyCommand(previous, command, this.#now());
     const changes = applied.outcome.ok && applied.room.seq !== previous.seq;
     if (!this.#accepting) {
       // Stopping: the room stays as it will be written; a refusal or a no-op is answered as usual.
       return { outcome: applied.outcome, room: previous, durable: changes ? stopping() : DONE };
     }
     if (!changes) {
-      // Refused or a no-op: only zero events that fell due change the room.
+      // Refused or a no-op: only zero events and scheduled starts that fell due change the room.
       this.#commit(applied.room, previous, command, source);
+      this.#tell(applied.time, applied.room);
       return { outcome: applied.outcome, room: this.#room, durable: DONE };
     }
     if (!isRunningOrderEdit(command) && this.#persistence.canPublish(applied.room.seq)) {
       this.#commit(applied.room, previous, command, source);
+      this.#tell(applied.time, applied.room);
       return { outcome: applied.outcome, room: this.#room, durable: DONE };
     }
     return { outcome: applied.outcome, room: previous, durable: this.#saveThenApply(command, source) };
@@ -213,7 +246,7 @@ export class RoomService {
     const turn = this.#saveQueue.then(async () => {
       if (!this.#accepting) throw stoppingError();
       const base = this.#room;
-      const candidate = applyCommand(base, command, this.#clock.monoMs());
+      const candidate = applyCommand(base, command, this.#now());
       if (!candidate.outcome.ok) throw new NotDone('refused', candidate.outcome.error.message, candidate.outcome.error);
       if (candidate.room.seq === base.seq) return;
       try {
@@ -223,8 +256,9 @@ export class RoomService {
       }
       // On disk: it happens now, even if a stop began meanwhile (the stop waits for this queue).
       const now = this.#room;
-      const next = now === base ? candidate.room : applyCommand(now, command, this.#clock.monoMs()).room;
-      this.#commit(next, now, command, source);
+      const applied = now === base ? candidate : applyCommand(now, command, this.#now());
+      this.#commit(applied.room, now, command, source);
+      this.#tell(applied.time, applied.room);
     });
     this.#saveQueue = turn.catch(() => {});
     return turn;
@@ -233,7 +267,14 @@ export class RoomService {
   #settle(): void {
     if (!this.#accepting) return;
     const previous = this.#room;
-    this.#commit(settle(previous, this.#clock.monoMs()), previous, 'zero', 'system');
+    const settled = settleWithEvents(previous, this.#now());
+    this.#commit(settled.room, previous, 'zero', 'system');
+    this.#tell(settled.time, settled.room);
+  }
+
+  #tell(time: TimeEvents, room: Room): void {
+    for (const missed of time.missed) this.#onTimeNotice({ kind: 'scheduled-start-missed', ...missed });
+    if (time.started !== null) this.#onTimeNotice({ kind: 'scheduled-start', ...time.started, seq: room.seq });
   }
 
   #commit(next: Room, previous: Room, cause: Command | 'zero', source: CommandSource): void {
@@ -276,7 +317,18 @@ export class RoomService {
 
   #arm(): void {
     if (this.#stopped) return;
-    const dueMonoMs = nextDueMonoMs(this.#room);
+    const now = this.#now();
+    const offsetMs = now.wallMs - now.monoMs;
+    const scheduled = watchesWallClock(this.#room);
+    // Compared whenever a scheduled start was armed at the last look, also when the step just made it fire.
+    if (this.#armedOffsetMs !== null && Math.abs(offsetMs - this.#armedOffsetMs) > STEP_TOLERANCE_MS) {
+      // The wake-up below is placed by the new reading, so the scheduled instant is re-armed where the wall clock now puts it.
+      this.#onTimeNotice({ kind: 'wall-clock-step', stepMs: offsetMs - this.#armedOffsetMs });
+    }
+    this.#armedOffsetMs = scheduled ? offsetMs : null;
+    const due = nextDueMonoMs(this.#room, now);
+    // Only a wall-clock instant needs the clocks compared meanwhile; a zero instant is monotonic.
+    const dueMonoMs = scheduled ? Math.min(due ?? Number.POSITIVE_INFINITY, now.monoMs + STEP_CHECK_MS) : due;
     if (dueMonoMs === this.#pendingAtMonoMs) return;
     this.#pending?.cancel();
     this.#pending = null;

@@ -10,8 +10,12 @@ import { ADJUST_MAX_MS } from '../domain/limits.js';
 /** BCM 0 to 27 are the GPIOs on the 40-pin header of every Pi with one. */
 export const BCM_PIN_MAX = 27;
 
-/** What a lamp can follow; `warning` is remaining <= warnAt, `overrun` is remaining < 0. */
-export const LAMP_SIGNALS = ['onAir', 'running', 'warning', 'overrun', 'blackout'] as const;
+/**
+ * What a lamp can follow; `warning` is remaining <= warnAt, `danger` is remaining <=
+ * the timer's dangerAt (when it has one, so it stays lit in overrun), `overrun` is remaining < 0,
+ * `flash` is lit in the lit halves of a screen flash (the `flash` command).
+ */
+export const LAMP_SIGNALS = ['onAir', 'running', 'warning', 'danger', 'overrun', 'blackout', 'flash'] as const;
 export type LampSignal = (typeof LAMP_SIGNALS)[number];
 
 /** Commands a button can give; the names of the HTTP `/{cmd}` commands. */
@@ -26,6 +30,7 @@ export const BUTTON_ACTIONS = [
   'toggle_blackout',
   'toggle_onair',
   'clear_message',
+  'flash',
 ] as const;
 export type ButtonAction = (typeof BUTTON_ACTIONS)[number];
 
@@ -61,6 +66,8 @@ const lampFields = {
   pin,
   /** Relay boards that switch on a low input. */
   activeLow: bool.optional(),
+  /** Also blinks (switches over) in the lit halves of a screen flash, e.g. the ON AIR lamp; default false. */
+  flash: bool.optional(),
   /** Where the lamp goes on an orderly shutdown; default off. */
   safeState: z.enum(['off', 'on'], { error: (iss) => `expected "off" or "on"; ${got(iss.input)}` }).optional(),
 };

@@ -1,13 +1,22 @@
 // The room engine: pure functions from (room, command, now) to a new room.
-// Time is monotonic milliseconds passed in; nothing here reads a clock or does I/O.
+// Time is passed in as one reading of both clocks (monotonic for running time,
+// wall for scheduled starts); nothing here reads a clock or does I/O.
 import {
   ADJUST_MAX_MS,
+  CHIME_TEST_LEAD_MS,
+  CHIME_VOLUME_MAX,
+  FLASH_COUNT_MAX,
+  FLASH_COUNT_MIN,
+  FLASH_LEAD_MS,
   DURATION_MAX_MS,
   DURATION_MIN_MS,
   LABEL_MAX_CHARS,
   MAX_TIMERS,
   MESSAGE_MAX_CHARS,
   REMAINING_MAX_MS,
+  SCHEDULED_AT_MAX_MS,
+  SCHEDULED_AT_MIN_MS,
+  WALL_STEP_TOLERANCE_MS,
   SPEAKER_MAX_CHARS,
   TIMER_ID_MAX_CHARS,
   WARN_AT_MAX_MS,
@@ -16,14 +25,36 @@ import {
 import { activeIndex, activeTimer, newTimer, remainingAt } from './room.js';
 import { sameValue } from './same-value.js';
 import { textProblem } from './text-rules.js';
-import type { Command, CommandError, Room, Timer, TimerFields, Transport } from './types.js';
+import { canonicalTimeZone } from './time-zone.js';
+import type { Command, CommandError, Now, PassedSchedule, Room, Settings, Timer, TimerFields, Transport } from './types.js';
 
 export type Outcome = { readonly ok: true; readonly timer?: Timer } | { readonly ok: false; readonly error: CommandError };
+
+/** What time did by itself in a change, for the log: the room itself holds the result. */
+export interface TimeEvents {
+  /** The scheduled start that happened (the timer is active and running), if any. */
+  readonly started: PassedSchedule | null;
+  /**
+   * Scheduled starts whose instant passed without them: the timer would already
+   * have reached zero (the box was off, or the wall clock stepped over it), or a
+   * later scheduled start came due at the same time and took over.
+   */
+  readonly missed: readonly PassedSchedule[];
+}
+
+const NO_TIME_EVENTS: TimeEvents = { started: null, missed: [] };
 
 export interface Applied {
   /** The room after the command; on an error, the room with only due zero events applied. */
   readonly room: Room;
   readonly outcome: Outcome;
+  /** Scheduled starts that fell due before or with the command. */
+  readonly time: TimeEvents;
+}
+
+export interface Settled {
+  readonly room: Room;
+  readonly time: TimeEvents;
 }
 
 type Reduced = { readonly ok: true; readonly room: Room; readonly timer?: Timer } | { readonly ok: false; readonly error: CommandError };
@@ -44,9 +75,113 @@ function pausedAt(remainingMs: number): Transport {
 
 /**
  * The next monotonic instant at which the room changes by itself, or null when
- * nothing is due (paused, or running under `continue`/`hide` with nothing to advance to).
+ * nothing is due (no scheduled start armed, and paused, or running under
+ * `continue`/`hide` with nothing to advance to). A scheduled start is a wall-clock
+ * instant: it is placed on the monotonic clock by the reading `now`, so after a
+ * wall-clock step the caller must ask again (see RoomService).
  */
-export function nextDueMonoMs(room: Room): number | null {
+export function nextDueMonoMs(room: Room, now: Now): number | null {
+  const zeroMonoMs = nextZeroMonoMs(room);
+  const scheduledWallMs = nextScheduledWallMs(room);
+  if (scheduledWallMs === null) return zeroMonoMs;
+  const scheduledMonoMs = now.monoMs + Math.max(0, scheduledWallMs - now.wallMs);
+  return zeroMonoMs === null ? scheduledMonoMs : Math.min(zeroMonoMs, scheduledMonoMs);
+}
+
+/** The earliest armed scheduled start, as a wall-clock instant, or null when none is armed. */
+export function nextScheduledWallMs(room: Room): number | null {
+  let earliest: number | null = null;
+  for (const schedule of armedSchedules(room)) {
+    if (earliest === null || schedule.scheduledAt < earliest) earliest = schedule.scheduledAt;
+  }
+  return earliest;
+}
+
+function isPassed(room: Room, timerId: string, scheduledAt: number): boolean {
+  return room.passedSchedules.some((p) => p.timerId === timerId && p.scheduledAt === scheduledAt);
+}
+
+/** Timers whose scheduled start has not been dealt with yet. */
+function armedSchedules(room: Room): PassedSchedule[] {
+  const armed: PassedSchedule[] = [];
+  for (const timer of room.timers) {
+    if (timer.scheduledAt !== null && !isPassed(room, timer.id, timer.scheduledAt)) armed.push({ timerId: timer.id, scheduledAt: timer.scheduledAt });
+  }
+  return armed;
+}
+
+/** The passed list with `timerId`'s entry replaced by `scheduledAt` (or removed, for null): one entry per timer. */
+function withPassed(room: Room, timerId: string, scheduledAt: number | null): Room {
+  const others = room.passedSchedules.filter((p) => p.timerId !== timerId);
+  return { ...room, passedSchedules: scheduledAt === null ? others : [...others, { timerId, scheduledAt }] };
+}
+
+/**
+ * Scheduled starts whose wall-clock instant is at or before `now`. The latest one
+ * is the one that would be on now: it becomes active and runs with its end where
+ * it would have been (`scheduledAt + duration`), as a `select` then `start` at its
+ * instant would have left it, unless that end has passed too (the box was off, or
+ * the wall clock stepped over it): then the room is left as it is and the caller
+ * is told. Each is marked passed, so it fires once; a step backwards afterwards
+ * finds it passed and never fires it again.
+ */
+function applyDueSchedules(room: Room, now: Now): Settled {
+  const due = armedSchedules(room)
+    .filter((s) => s.scheduledAt <= now.wallMs)
+    .sort((a, b) => a.scheduledAt - b.scheduledAt);
+  const latest = due[due.length - 1];
+  if (latest === undefined) return { room, time: NO_TIME_EVENTS };
+  let next = room;
+  for (const schedule of due) next = withPassed(next, schedule.timerId, schedule.scheduledAt);
+  const timer = findTimer(next, latest.timerId) as Timer;
+  const endWallMs = timer.endsAt ?? latest.scheduledAt + timer.duration;
+  const earlier = due.slice(0, -1);
+  if (endWallMs <= now.wallMs) return { room: next, time: { started: null, missed: due } };
+  next = { ...next, activeTimerId: timer.id, transport: { running: true, endMonoMs: now.monoMs + (endWallMs - now.wallMs) } };
+  return { room: next, time: { started: latest, missed: earlier } };
+}
+
+/** Zero events then scheduled starts due by `now`, uncounted: the caller counts the change. */
+function applyDue(room: Room, now: Now): Settled {
+  return applyDueSchedules(applyDueZeroEvents(followWallClock(room, now), now), now);
+}
+
+/**
+ * A running countdown to a time of day keeps its end at that wall-clock instant:
+ * after a wall-clock step its monotonic end is placed again (a change, pushed, so
+ * every screen shows the new remaining time).
+ */
+function followWallClock(room: Room, now: Now): Room {
+  if (!room.transport.running) return room;
+  const endsAt = activeTimer(room).endsAt;
+  if (endsAt === null) return room;
+  const endMonoMs = now.monoMs + (endsAt - now.wallMs);
+  return Math.abs(endMonoMs - room.transport.endMonoMs) <= WALL_STEP_TOLERANCE_MS ? room : withTransport(room, { running: true, endMonoMs });
+}
+
+/** True while the room depends on the wall clock: a scheduled start is armed, or a countdown to a time of day runs. */
+export function watchesWallClock(room: Room): boolean {
+  return nextScheduledWallMs(room) !== null || (room.transport.running && activeTimer(room).endsAt !== null);
+}
+
+/** What a timer has left when it becomes active, paused (select, next, reset): its duration, or the time to its time of day. */
+function fullRemaining(timer: Timer, now: Now): number {
+  return timer.endsAt === null ? timer.duration : timer.endsAt - now.wallMs;
+}
+
+/** Where a timer that starts now ends: `plainEndMonoMs`, or its time of day on the monotonic clock. */
+function runningEnd(timer: Timer, now: Now, plainEndMonoMs: number): number {
+  return timer.endsAt === null ? plainEndMonoMs : now.monoMs + (timer.endsAt - now.wallMs);
+}
+
+function mergeTime(a: TimeEvents, b: TimeEvents): TimeEvents {
+  if (a === NO_TIME_EVENTS) return b;
+  if (b === NO_TIME_EVENTS) return a;
+  return { started: b.started ?? a.started, missed: [...a.missed, ...b.missed] };
+}
+
+/** The next monotonic instant of a zero event (stop, auto-advance), or null. */
+function nextZeroMonoMs(room: Room): number | null {
   if (!room.transport.running) return null;
   const hasNext = activeIndex(room) < room.timers.length - 1;
   if ((room.settings.autoAdvance && hasNext) || room.settings.zeroBehavior === 'stop') {
@@ -56,21 +191,28 @@ export function nextDueMonoMs(room: Room): number | null {
 }
 
 /**
- * Applies every zero event due at or before `nowMonoMs`: auto-advance (each next
+ * Applies every zero event due at or before `now.monoMs`: auto-advance (each next
  * timer ends exactly its duration after the previous end, so no drift builds up)
- * and `stop`. All of them together are one change (seq + 1): they reach every
- * client as one event, so a client that checks seq for gaps sees none.
+ * and `stop`; then every scheduled start due by `now.wallMs`. All of them together
+ * are one change (seq + 1): they reach every client as one event, so a client that
+ * checks seq for gaps sees none.
  */
-export function settle(room: Room, nowMonoMs: number): Room {
-  const settled = applyDueZeroEvents(room, nowMonoMs);
-  return settled === room ? room : bump(settled);
+export function settle(room: Room, now: Now): Room {
+  return settleWithEvents(room, now).room;
 }
 
-/** The zero events due by `nowMonoMs`, applied without counting them: the caller counts the change. */
-function applyDueZeroEvents(room: Room, nowMonoMs: number): Room {
+/** settle(), also saying which scheduled starts happened or were missed (for the log). */
+export function settleWithEvents(room: Room, now: Now): Settled {
+  const settled = applyDue(room, now);
+  return { room: settled.room === room ? room : bump(settled.room), time: settled.time };
+}
+
+/** The zero events due by `now.monoMs`, applied without counting them: the caller counts the change. */
+function applyDueZeroEvents(room: Room, now: Now): Room {
+  const nowMonoMs = now.monoMs;
   let current = room;
   for (;;) {
-    const due = nextDueMonoMs(current);
+    const due = nextZeroMonoMs(current);
     if (due === null || due > nowMonoMs || !current.transport.running) return current;
     const index = activeIndex(current);
     const next = current.timers[index + 1];
@@ -78,7 +220,7 @@ function applyDueZeroEvents(room: Room, nowMonoMs: number): Room {
       current = {
         ...current,
         activeTimerId: next.id,
-        transport: { running: true, endMonoMs: current.transport.endMonoMs + next.duration },
+        transport: { running: true, endMonoMs: runningEnd(next, now, current.transport.endMonoMs + next.duration) },
       };
       continue;
     }
@@ -88,7 +230,7 @@ function applyDueZeroEvents(room: Room, nowMonoMs: number): Room {
 }
 
 function checkTimerFields(fields: TimerFields): string | null {
-  const { label, speaker, duration, warnAt } = fields;
+  const { label, speaker, duration, warnAt, dangerAt } = fields;
   const labelProblem = label === undefined ? null : textProblem('label', label, { maxChars: LABEL_MAX_CHARS, mustShow: false });
   if (labelProblem !== null) return labelProblem;
   const speakerProblem = speaker === undefined ? null : textProblem('speaker', speaker, { maxChars: SPEAKER_MAX_CHARS, mustShow: false });
@@ -99,11 +241,31 @@ function checkTimerFields(fields: TimerFields): string | null {
   if (warnAt !== undefined && !(Number.isInteger(warnAt) && warnAt >= WARN_AT_MIN_MS && warnAt <= WARN_AT_MAX_MS)) {
     return `warnAt: must be a whole number of milliseconds from ${WARN_AT_MIN_MS} to ${WARN_AT_MAX_MS} (24 hours)`;
   }
+  if (dangerAt !== undefined && !(Number.isInteger(dangerAt) && dangerAt >= WARN_AT_MIN_MS && dangerAt <= WARN_AT_MAX_MS)) {
+    return `dangerAt: must be a whole number of milliseconds from ${WARN_AT_MIN_MS} (none) to ${WARN_AT_MAX_MS} (24 hours)`;
+  }
+  for (const name of ['scheduledAt', 'endsAt'] as const) {
+    const instant = fields[name];
+    if (instant !== undefined && instant !== null && !(Number.isInteger(instant) && instant >= SCHEDULED_AT_MIN_MS && instant <= SCHEDULED_AT_MAX_MS)) {
+      return `${name}: must be a whole number of milliseconds since the epoch from ${SCHEDULED_AT_MIN_MS} to ${SCHEDULED_AT_MAX_MS}, or null for none`;
+    }
+  }
   return null;
 }
 
+export const TIMER_FIELD_NAMES = ['label', 'speaker', 'duration', 'warnAt', 'dangerAt', 'appearance', 'scheduledAt', 'endsAt'] as const;
+
 function hasAnyField(fields: TimerFields): boolean {
-  return (['label', 'speaker', 'duration', 'warnAt', 'appearance'] as const).some((key) => fields[key] !== undefined);
+  return TIMER_FIELD_NAMES.some((key) => fields[key] !== undefined);
+}
+
+/**
+ * A scheduled start set at or before `now` has passed already: it never fires
+ * (a start in the past would be a surprise); one set later is armed, also when
+ * the same instant fired before ("editing re-arms").
+ */
+function armSchedule(room: Room, timerId: string, scheduledAt: number | null, now: Now): Room {
+  return withPassed(room, timerId, scheduledAt !== null && scheduledAt <= now.wallMs ? scheduledAt : null);
 }
 
 function withTransport(room: Room, transport: Transport): Room {
@@ -111,10 +273,10 @@ function withTransport(room: Room, transport: Transport): Room {
 }
 
 /** The active timer becomes `timer`, keeping running/paused as it was. */
-function moveTo(room: Room, timer: Timer, nowMonoMs: number): Room {
+function moveTo(room: Room, timer: Timer, now: Now): Room {
   const transport: Transport = room.transport.running
-    ? { running: true, endMonoMs: nowMonoMs + timer.duration }
-    : pausedAt(timer.duration);
+    ? { running: true, endMonoMs: runningEnd(timer, now, now.monoMs + timer.duration) }
+    : pausedAt(fullRemaining(timer, now));
   return { ...room, activeTimerId: timer.id, transport };
 }
 
@@ -127,12 +289,14 @@ function shiftRemaining(room: Room, deltaMs: number): Room {
   );
 }
 
-function start(room: Room, nowMonoMs: number): Reduced {
+function start(room: Room, now: Now): Reduced {
   if (room.transport.running) return { ok: true, room };
-  const remainingMs = room.transport.remainingMs;
+  const timer = activeTimer(room);
+  // A countdown to a time of day always counts to that instant: a pause only held what the screens show.
+  const remainingMs = timer.endsAt === null ? room.transport.remainingMs : timer.endsAt - now.wallMs;
   // Under `stop`, a timer at (or past) zero has nothing left to run.
-  if (room.settings.zeroBehavior === 'stop' && remainingMs <= 0) return { ok: true, room };
-  return { ok: true, room: withTransport(room, { running: true, endMonoMs: nowMonoMs + remainingMs }) };
+  if (room.settings.zeroBehavior === 'stop' && remainingMs <= 0) return { ok: true, room: timer.endsAt === null ? room : withTransport(room, pausedAt(0)) };
+  return { ok: true, room: withTransport(room, { running: true, endMonoMs: now.monoMs + remainingMs }) };
 }
 
 function pause(room: Room, nowMonoMs: number): Reduced {
@@ -140,7 +304,7 @@ function pause(room: Room, nowMonoMs: number): Reduced {
   return { ok: true, room: withTransport(room, pausedAt(room.transport.endMonoMs - nowMonoMs)) };
 }
 
-function step(room: Room, direction: 1 | -1, nowMonoMs: number): Reduced {
+function step(room: Room, direction: 1 | -1, now: Now): Reduced {
   const target = room.timers[activeIndex(room) + direction];
   if (target === undefined) {
     const current = activeTimer(room);
@@ -148,11 +312,18 @@ function step(room: Room, direction: 1 | -1, nowMonoMs: number): Reduced {
       ? invalid(`no next timer: "${current.label}" is the last timer in the running order`)
       : invalid(`no previous timer: "${current.label}" is the first timer in the running order`);
   }
-  return { ok: true, room: moveTo(room, target, nowMonoMs) };
+  return { ok: true, room: moveTo(room, target, now) };
 }
 
 function adjust(room: Room, ms: number, nowMonoMs: number): Reduced {
   if (!Number.isInteger(ms)) return invalid('ms: must be a whole number of milliseconds, for example 30000 or -30000');
+  const active = activeTimer(room);
+  if (active.endsAt !== null) {
+    return invalid(
+      `ms: "${active.label}" counts to a time of day (endsAt ${new Date(active.endsAt).toISOString()}), which adjust cannot move; ` +
+        'change its endsAt with /timer/{id}/update instead',
+    );
+  }
   if (Math.abs(ms) > ADJUST_MAX_MS) {
     return invalid(`ms: ${ms} is beyond the limit of ${ADJUST_MAX_MS} (1 hour) in either direction per call`);
   }
@@ -167,7 +338,7 @@ function findTimer(room: Room, id: string): Timer | undefined {
   return room.timers.find((t) => t.id === id);
 }
 
-function createTimer(room: Room, id: string, fields: TimerFields): Reduced {
+function createTimer(room: Room, id: string, fields: TimerFields, now: Now): Reduced {
   const problem = checkTimerFields(fields);
   if (problem !== null) return invalid(problem);
   if (id.length === 0 || id.length > TIMER_ID_MAX_CHARS) return invalid(`id: must be 1 to ${TIMER_ID_MAX_CHARS} characters`);
@@ -176,13 +347,14 @@ function createTimer(room: Room, id: string, fields: TimerFields): Reduced {
     return invalid(`the running order is full: it holds at most ${MAX_TIMERS} timers; delete one before adding another`);
   }
   const timer = newTimer(id, fields, room.timers.length + 1);
-  return { ok: true, room: { ...room, timers: [...room.timers, timer] }, timer };
+  return { ok: true, room: armSchedule({ ...room, timers: [...room.timers, timer] }, id, timer.scheduledAt, now), timer };
 }
 
-function updateTimer(room: Room, id: string, fields: TimerFields, nowMonoMs: number): Reduced {
+function updateTimer(room: Room, id: string, fields: TimerFields, now: Now): Reduced {
+  const nowMonoMs = now.monoMs;
   const existing = findTimer(room, id);
   if (existing === undefined) return notFound(id);
-  if (!hasAnyField(fields)) return invalid('update needs at least one field: label, speaker, duration, warnAt or appearance');
+  if (!hasAnyField(fields)) return invalid('update needs at least one field: label, speaker, duration, warnAt, dangerAt, appearance, scheduledAt or endsAt');
   const problem = checkTimerFields(fields);
   if (problem !== null) return invalid(problem);
   const updated: Timer = {
@@ -191,11 +363,20 @@ function updateTimer(room: Room, id: string, fields: TimerFields, nowMonoMs: num
     speaker: fields.speaker ?? existing.speaker,
     duration: fields.duration ?? existing.duration,
     warnAt: fields.warnAt ?? existing.warnAt,
+    dangerAt: fields.dangerAt ?? existing.dangerAt,
     appearance: fields.appearance ?? existing.appearance,
+    // null is a value here (no scheduled start), so only a missing field keeps the old one.
+    scheduledAt: fields.scheduledAt === undefined ? existing.scheduledAt : fields.scheduledAt,
+    endsAt: fields.endsAt === undefined ? existing.endsAt : fields.endsAt,
   };
   let next: Room = { ...room, timers: room.timers.map((t) => (t.id === id ? updated : t)) };
-  // A new duration on the active timer keeps the time already elapsed.
-  const deltaMs = updated.duration - existing.duration;
+  if (fields.scheduledAt !== undefined) next = armSchedule(next, id, updated.scheduledAt, now);
+  if (id === room.activeTimerId && updated.endsAt !== null && updated.endsAt !== existing.endsAt) {
+    // A new time of day is the active timer's end from now on, running or paused.
+    return { ok: true, room: withTransport(next, room.transport.running ? { running: true, endMonoMs: runningEnd(updated, now, 0) } : pausedAt(fullRemaining(updated, now))) };
+  }
+  // A new duration on the active timer keeps the time already elapsed; a countdown to a time of day has its end already.
+  const deltaMs = updated.endsAt === null ? updated.duration - existing.duration : 0;
   if (id === room.activeTimerId && deltaMs !== 0) {
     const resultMs = remainingAt(room, nowMonoMs) + deltaMs;
     if (resultMs > REMAINING_MAX_MS) {
@@ -206,15 +387,16 @@ function updateTimer(room: Room, id: string, fields: TimerFields, nowMonoMs: num
   return { ok: true, room: next };
 }
 
-function deleteTimer(room: Room, id: string): Reduced {
+function deleteTimer(room: Room, id: string, now: Now): Reduced {
   const index = room.timers.findIndex((t) => t.id === id);
   if (index < 0) return notFound(id);
   if (room.timers.length === 1) return invalid('cannot delete the last timer: the running order always keeps one');
   const timers = room.timers.filter((t) => t.id !== id);
-  if (id !== room.activeTimerId) return { ok: true, room: { ...room, timers } };
+  const kept = withPassed(room, id, null);
+  if (id !== room.activeTimerId) return { ok: true, room: { ...kept, timers } };
   // The following timer takes over, or the previous one when the last was deleted.
   const successor = (timers[index] ?? timers[index - 1]) as Timer;
-  return { ok: true, room: { ...room, timers, activeTimerId: successor.id, transport: pausedAt(successor.duration) } };
+  return { ok: true, room: { ...kept, timers, activeTimerId: successor.id, transport: pausedAt(fullRemaining(successor, now)) } };
 }
 
 function moveTimer(room: Room, id: string, to: number): Reduced {
@@ -229,20 +411,21 @@ function moveTimer(room: Room, id: string, to: number): Reduced {
   return { ok: true, room: { ...room, timers } };
 }
 
-function reduce(room: Room, command: Command, nowMonoMs: number): Reduced {
+function reduce(room: Room, command: Command, now: Now): Reduced {
+  const nowMonoMs = now.monoMs;
   switch (command.type) {
     case 'start':
-      return start(room, nowMonoMs);
+      return start(room, now);
     case 'pause':
       return pause(room, nowMonoMs);
     case 'toggle':
-      return room.transport.running ? pause(room, nowMonoMs) : start(room, nowMonoMs);
+      return room.transport.running ? pause(room, nowMonoMs) : start(room, now);
     case 'reset':
-      return { ok: true, room: withTransport(room, pausedAt(activeTimer(room).duration)) };
+      return { ok: true, room: withTransport(room, pausedAt(fullRemaining(activeTimer(room), now))) };
     case 'next':
-      return step(room, 1, nowMonoMs);
+      return step(room, 1, now);
     case 'previous':
-      return step(room, -1, nowMonoMs);
+      return step(room, -1, now);
     case 'adjust':
       return adjust(room, command.ms, nowMonoMs);
     case 'message.set': {
@@ -261,27 +444,49 @@ function reduce(room: Room, command: Command, nowMonoMs: number): Reduced {
       return { ok: true, room: { ...room, onAir: command.on } };
     case 'onair.toggle':
       return { ok: true, room: { ...room, onAir: !room.onAir } };
-    case 'settings.set': {
-      if (command.zeroBehavior === undefined && command.autoAdvance === undefined) {
-        return invalid('settings: give at least one of zeroBehavior or autoAdvance');
+    case 'chime.test':
+      return { ok: true, room: { ...room, chimeTestMonoMs: now.monoMs + CHIME_TEST_LEAD_MS } };
+    case 'flash':
+      if (!(Number.isInteger(command.count) && command.count >= FLASH_COUNT_MIN && command.count <= FLASH_COUNT_MAX)) {
+        return invalid(`count: must be a whole number of flashes from ${FLASH_COUNT_MIN} to ${FLASH_COUNT_MAX}`);
       }
-      const settings = {
-        zeroBehavior: command.zeroBehavior ?? room.settings.zeroBehavior,
-        autoAdvance: command.autoAdvance ?? room.settings.autoAdvance,
+      // A new flash replaces one still going: the screens follow the latest.
+      return { ok: true, room: { ...room, flash: { startMonoMs: now.monoMs + FLASH_LEAD_MS, count: command.count } } };
+    case 'settings.set': {
+      const { zeroBehavior, autoAdvance, timeZone, clockFormat, chimeAtZero, chimeAtWarning, chimeVolume } = command;
+      const given = [zeroBehavior, autoAdvance, timeZone, clockFormat, chimeAtZero, chimeAtWarning, chimeVolume];
+      if (given.every((value) => value === undefined)) {
+        return invalid('settings: give at least one of zeroBehavior, autoAdvance, timeZone, clockFormat, chimeAtZero, chimeAtWarning or chimeVolume');
+      }
+      if (chimeVolume !== undefined && !(Number.isInteger(chimeVolume) && chimeVolume >= 0 && chimeVolume <= CHIME_VOLUME_MAX)) {
+        return invalid(`chimeVolume: must be a whole number from 0 to ${CHIME_VOLUME_MAX} (percent)`);
+      }
+      const zone = timeZone === undefined ? room.settings.timeZone : canonicalTimeZone(timeZone);
+      if (zone === null) {
+        return invalid(`timeZone: unknown time zone ${JSON.stringify(timeZone)}; give an IANA name such as Europe/Berlin, America/New_York or UTC`);
+      }
+      const settings: Settings = {
+        zeroBehavior: zeroBehavior ?? room.settings.zeroBehavior,
+        autoAdvance: autoAdvance ?? room.settings.autoAdvance,
+        timeZone: zone,
+        clockFormat: clockFormat ?? room.settings.clockFormat,
+        chimeAtZero: chimeAtZero ?? room.settings.chimeAtZero,
+        chimeAtWarning: chimeAtWarning ?? room.settings.chimeAtWarning,
+        chimeVolume: chimeVolume ?? room.settings.chimeVolume,
       };
       return { ok: true, room: { ...room, settings } };
     }
     case 'timer.create':
-      return createTimer(room, command.id, command.fields);
+      return createTimer(room, command.id, command.fields, now);
     case 'timer.select': {
       const timer = findTimer(room, command.id);
       if (timer === undefined) return notFound(command.id);
-      return { ok: true, room: { ...room, activeTimerId: timer.id, transport: pausedAt(timer.duration) } };
+      return { ok: true, room: { ...room, activeTimerId: timer.id, transport: pausedAt(fullRemaining(timer, now)) } };
     }
     case 'timer.update':
-      return updateTimer(room, command.id, command.fields, nowMonoMs);
+      return updateTimer(room, command.id, command.fields, now);
     case 'timer.delete':
-      return deleteTimer(room, command.id);
+      return deleteTimer(room, command.id, now);
     case 'timer.move':
       return moveTimer(room, command.id, command.to);
     default: {
@@ -302,20 +507,24 @@ function holdAtZeroUnderStop(room: Room): Room {
 }
 
 /**
- * Applies one command at `nowMonoMs`: first every zero event already due, then the
- * command (seq + 1 if it changed anything), then any zero event it made due at once.
+ * Applies one command at `now`: first every zero event and scheduled start already
+ * due, then the command (seq + 1 if it changed anything), then any zero event it
+ * made due at once. One command is one change: the events that fell due before it
+ * (a wake-up that is late) and those it causes (`zeroBehavior=stop` while
+ * overrunning) are part of it, so seq rises by exactly 1 and clients get one event.
  */
-/**
- * One command is one change: the zero events that fell due before it (a wake-up
- * that is late) and those it causes (`zeroBehavior=stop` while overrunning) are
- * part of it, so seq rises by exactly 1 and clients get one event.
- */
-export function applyCommand(room: Room, command: Command, nowMonoMs: number): Applied {
-  const settled = applyDueZeroEvents(room, nowMonoMs);
-  const reduced = reduce(settled, command, nowMonoMs);
+export function applyCommand(room: Room, command: Command, now: Now): Applied {
+  const settled = applyDue(room, now);
+  const reduced = reduce(settled.room, command, now);
   // Refused: only what time did happens, itself one change.
-  if (!reduced.ok) return { room: settled === room ? room : bump(settled), outcome: { ok: false, error: reduced.error } };
-  const result = applyDueZeroEvents(holdAtZeroUnderStop(reduced.room), nowMonoMs);
-  const after = sameValue(room, result) ? room : bump(result);
-  return { room: after, outcome: reduced.timer === undefined ? { ok: true } : { ok: true, timer: reduced.timer } };
+  if (!reduced.ok) {
+    return { room: settled.room === room ? room : bump(settled.room), outcome: { ok: false, error: reduced.error }, time: settled.time };
+  }
+  const after = applyDue(holdAtZeroUnderStop(reduced.room), now);
+  const result = after.room;
+  return {
+    room: sameValue(room, result) ? room : bump(result),
+    outcome: reduced.timer === undefined ? { ok: true } : { ok: true, timer: reduced.timer },
+    time: mergeTime(settled.time, after.time),
+  };
 }

@@ -6,6 +6,31 @@ export const DURATION_DEFAULT_MS = 600_000;
 export const WARN_AT_MIN_MS = 0;
 export const WARN_AT_MAX_MS = 86_400_000;
 export const WARN_AT_DEFAULT_MS = 60_000;
+/** Scheduled starts: any instant a Date can show as a four-digit year (up to 9999-12-31T23:59:59.999Z). */
+export const SCHEDULED_AT_MIN_MS = 0;
+export const SCHEDULED_AT_MAX_MS = 253_402_300_799_999;
+/**
+ * A countdown to a time of day follows the wall clock: a difference from it larger
+ * than this is a wall-clock step (not the ms rounding of two clock readings), and
+ * the end is placed again.
+ */
+export const WALL_STEP_TOLERANCE_MS = 250;
+/** A screen flash: `count` inversions, one per FLASH_PERIOD_MS (inverted for the first half). */
+export const FLASH_COUNT_DEFAULT = 3;
+export const FLASH_COUNT_MIN = 1;
+export const FLASH_COUNT_MAX = 10;
+export const FLASH_PERIOD_MS = 500;
+/**
+ * A flash begins this long after the command, so the push reaches every screen on
+ * the LAN first and they all invert at the same server instant, none mid-phase.
+ */
+export const FLASH_LEAD_MS = 150;
+/** The chime's volume, percent of full scale; a test chime plays this long after the command, for the same reason as a flash. */
+export const CHIME_VOLUME_MAX = 100;
+export const CHIME_VOLUME_DEFAULT = 70;
+export const CHIME_TEST_LEAD_MS = 150;
+/** A test chime stays in the snapshot this long, so a screen that was busy still plays it once. */
+export const CHIME_TEST_SHOWN_MS = 1_000;
 export const ADJUST_MAX_MS = 3_600_000;
 /** A remaining time may never be pushed above this by `adjust` or an update. */
 export const REMAINING_MAX_MS = 86_400_000;

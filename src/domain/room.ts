@@ -1,5 +1,8 @@
 // Creating a room and reading from it. Pure: the caller passes ids and time in.
-import { DURATION_DEFAULT_MS, WARN_AT_DEFAULT_MS } from './limits.js';
+import { CHIME_VOLUME_DEFAULT, DURATION_DEFAULT_MS, WARN_AT_DEFAULT_MS } from './limits.js';
+
+/** Sound is off until someone turns it on: a room that has always been silent stays so. */
+export const CHIME_DEFAULTS = { chimeAtZero: false, chimeAtWarning: false, chimeVolume: CHIME_VOLUME_DEFAULT } as const;
 import type { Room, Timer, TimerFields } from './types.js';
 
 export function newTimer(id: string, fields: TimerFields, position: number): Timer {
@@ -9,14 +12,19 @@ export function newTimer(id: string, fields: TimerFields, position: number): Tim
     speaker: fields.speaker ?? '',
     duration: fields.duration ?? DURATION_DEFAULT_MS,
     warnAt: fields.warnAt ?? WARN_AT_DEFAULT_MS,
+    dangerAt: fields.dangerAt ?? 0,
     appearance: fields.appearance ?? 'countdown',
     tagId: null,
-    scheduledAt: null,
+    scheduledAt: fields.scheduledAt ?? null,
+    endsAt: fields.endsAt ?? null,
   };
 }
 
-/** A new room (empty data directory): one default timer, paused at its duration, seq 1. */
-export function createRoom(firstTimerId: string): Room {
+/**
+ * A new room (empty data directory): one default timer, paused at its duration, seq 1.
+ * `timeZone` is the box's own zone (the caller reads it; the engine reads nothing).
+ */
+export function createRoom(firstTimerId: string, timeZone = 'UTC'): Room {
   const timer = newTimer(firstTimerId, {}, 1);
   return {
     seq: 1,
@@ -26,7 +34,10 @@ export function createRoom(firstTimerId: string): Room {
     message: null,
     blackout: false,
     onAir: false,
-    settings: { zeroBehavior: 'continue', autoAdvance: false },
+    settings: { zeroBehavior: 'continue', autoAdvance: false, timeZone, clockFormat: '24h', ...CHIME_DEFAULTS },
+    flash: null,
+    chimeTestMonoMs: null,
+    passedSchedules: [],
   };
 }
 

@@ -1,6 +1,7 @@
 // The State snapshot of remote-control-api.md §2. Wall-clock values are derived
 // here, at the moment the snapshot is made, from one monotonic and one wall
 // reading, so a wall-clock step never changes the remaining time.
+import { CHIME_TEST_SHOWN_MS, FLASH_PERIOD_MS } from './limits.js';
 import { activeTimer, remainingAt } from './room.js';
 import type { Message, Room, Settings, Timer, ZeroBehavior } from './types.js';
 
@@ -19,10 +20,26 @@ export interface Snapshot {
   readonly activeLabel: string;
   readonly activeSpeaker: string;
   readonly warnAt: number;
+  /** The active timer's red threshold; 0 is none. */
+  readonly dangerAt: number;
   readonly duration: number;
   readonly message: Message | null;
   readonly timers: readonly Timer[];
   readonly settings: Settings;
+  /** A screen flash that has not ended yet, on the server's wall clock; null otherwise. */
+  readonly flash: SnapshotFlash | null;
+  /** A "test chime": the server instant every display plays it, for a second after; null otherwise. */
+  readonly chimeTestAt: number | null;
+}
+
+export interface SnapshotFlash {
+  /** Server instant (ms since epoch) of the first inversion. */
+  readonly startAt: number;
+  readonly count: number;
+  /** Inverted for the first half of each period. */
+  readonly periodMs: number;
+  /** Server instant at which it is over. */
+  readonly endAt: number;
 }
 
 export function toSnapshot(room: Room, nowMonoMs: number, wallNowMs: number): Snapshot {
@@ -44,9 +61,24 @@ export function toSnapshot(room: Room, nowMonoMs: number, wallNowMs: number): Sn
     activeLabel: timer.label,
     activeSpeaker: timer.speaker,
     warnAt: timer.warnAt,
+    dangerAt: timer.dangerAt,
     duration: timer.duration,
     message: room.message,
     timers: room.timers,
     settings: room.settings,
+    flash: flashOf(room, nowMonoMs, serverNow),
+    chimeTestAt:
+      room.chimeTestMonoMs === null || room.chimeTestMonoMs + CHIME_TEST_SHOWN_MS <= nowMonoMs
+        ? null
+        : serverNow + Math.round(room.chimeTestMonoMs - nowMonoMs),
   };
+}
+
+function flashOf(room: Room, nowMonoMs: number, serverNow: number): SnapshotFlash | null {
+  const flash = room.flash;
+  if (flash === null) return null;
+  const endMonoMs = flash.startMonoMs + flash.count * FLASH_PERIOD_MS;
+  if (endMonoMs <= nowMonoMs) return null;
+  const startAt = serverNow + Math.round(flash.startMonoMs - nowMonoMs);
+  return { startAt, count: flash.count, periodMs: FLASH_PERIOD_MS, endAt: startAt + flash.count * FLASH_PERIOD_MS };
 }

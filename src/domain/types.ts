@@ -7,6 +7,9 @@ export type Appearance = (typeof APPEARANCES)[number];
 export const ZERO_BEHAVIORS = ['continue', 'stop', 'hide'] as const;
 export type ZeroBehavior = (typeof ZERO_BEHAVIORS)[number];
 
+export const CLOCK_FORMATS = ['24h', '12h'] as const;
+export type ClockFormat = (typeof CLOCK_FORMATS)[number];
+
 export const MESSAGE_COLORS = ['white', 'green', 'red'] as const;
 export type MessageColor = (typeof MESSAGE_COLORS)[number];
 
@@ -17,9 +20,16 @@ export interface Timer {
   readonly speaker: string;
   readonly duration: number;
   readonly warnAt: number;
+  /** The red threshold beside warnAt, ms; 0 is none. */
+  readonly dangerAt: number;
   readonly appearance: Appearance;
   readonly tagId: string | null;
   readonly scheduledAt: number | null;
+  /**
+   * Counts to this wall-clock instant (ms since the epoch) instead of running for
+   * its duration, or null; `duration` is then the planned length, for the progress bar.
+   */
+  readonly endsAt: number | null;
 }
 
 export interface Message {
@@ -32,6 +42,40 @@ export interface Message {
 export interface Settings {
   readonly zeroBehavior: ZeroBehavior;
   readonly autoAdvance: boolean;
+  /** IANA name; times of day on every screen are shown in it, not in the viewing device's zone. */
+  readonly timeZone: string;
+  readonly clockFormat: ClockFormat;
+  /** The displays chime when the digits reach zero. */
+  readonly chimeAtZero: boolean;
+  /** The displays chime when the warning threshold (warnAt) is reached. */
+  readonly chimeAtWarning: boolean;
+  /** 0 to 100. */
+  readonly chimeVolume: number;
+}
+
+/**
+ * One reading of both clocks, taken together. The monotonic one counts running
+ * time; the wall one only says when a wall-clock instant (a scheduled start) is
+ * reached, so a wall-clock step moves scheduled starts but never a running timer.
+ */
+export interface Now {
+  readonly monoMs: number;
+  readonly wallMs: number;
+}
+
+/**
+ * A scheduled start that has been dealt with: it fired, or its instant passed
+ * without it (missed while the box was off, or set in the past). Kept by timer id
+ * and instant, so it fires once, and setting `scheduledAt` again arms it afresh.
+ */
+export interface PassedSchedule {
+  readonly timerId: string;
+  readonly scheduledAt: number;
+}
+
+export interface Flash {
+  readonly startMonoMs: number;
+  readonly count: number;
 }
 
 /** Running: the end instant on the monotonic clock. Paused: what is left. */
@@ -48,6 +92,16 @@ export interface Room {
   readonly blackout: boolean;
   readonly onAir: boolean;
   readonly settings: Settings;
+  /**
+   * The last screen flash, from its start on the monotonic clock; over once
+   * `count` periods have passed (it is never cleared: a snapshot shows it only
+   * while it lasts). Not kept on disk: a flash is over long before a restart.
+   */
+  readonly flash: Flash | null;
+  /** The last "test chime", on the monotonic clock; like a flash, not kept on disk. */
+  readonly chimeTestMonoMs: number | null;
+  /** Scheduled starts already dealt with; a timer's `scheduledAt` not in here is armed. */
+  readonly passedSchedules: readonly PassedSchedule[];
 }
 
 /** The editable fields of a timer, as the update operations take them. */
@@ -56,7 +110,12 @@ export interface TimerFields {
   readonly speaker?: string;
   readonly duration?: number;
   readonly warnAt?: number;
+  readonly dangerAt?: number;
   readonly appearance?: Appearance;
+  /** Wall-clock ms since the epoch; null clears the scheduled start. */
+  readonly scheduledAt?: number | null;
+  /** Wall-clock ms since the epoch to count to; null counts the duration again. */
+  readonly endsAt?: number | null;
 }
 
 export type Command =
@@ -73,7 +132,18 @@ export type Command =
   | { readonly type: 'blackout.toggle' }
   | { readonly type: 'onair.set'; readonly on: boolean }
   | { readonly type: 'onair.toggle' }
-  | { readonly type: 'settings.set'; readonly zeroBehavior?: ZeroBehavior; readonly autoAdvance?: boolean }
+  | { readonly type: 'flash'; readonly count: number }
+  | {
+      readonly type: 'settings.set';
+      readonly zeroBehavior?: ZeroBehavior;
+      readonly autoAdvance?: boolean;
+      readonly timeZone?: string;
+      readonly clockFormat?: ClockFormat;
+      readonly chimeAtZero?: boolean;
+      readonly chimeAtWarning?: boolean;
+      readonly chimeVolume?: number;
+    }
+  | { readonly type: 'chime.test' }
   | { readonly type: 'timer.create'; readonly id: string; readonly fields: TimerFields }
   | { readonly type: 'timer.select'; readonly id: string }
   | { readonly type: 'timer.update'; readonly id: string; readonly fields: TimerFields }

@@ -2,6 +2,7 @@
 // commands the HTTP `/{cmd}` names give, so a button and a GET can never differ.
 import type { ButtonAction, ButtonConfig } from '../config/gpio-config.js';
 import { DEBOUNCE_MS_DEFAULT, HOLD_MS_DEFAULT } from '../config/gpio-config.js';
+import { FLASH_COUNT_DEFAULT } from '../domain/limits.js';
 import type { Command } from '../domain/types.js';
 
 export interface ButtonPress {
@@ -37,6 +38,8 @@ export function commandFor(action: ButtonAction, ms: number | undefined): Comman
       return { type: 'onair.toggle' };
     case 'clear_message':
       return { type: 'message.clear' };
+    case 'flash':
+      return { type: 'flash', count: FLASH_COUNT_DEFAULT };
     default: {
       const unknown: never = action;
       throw new Error(`unknown button action ${String(unknown)}`);

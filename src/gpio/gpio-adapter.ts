@@ -50,11 +50,11 @@ const OFF: GpioAdapter = { mode: 'off', close: () => {} };
 export function lampSpecs(config: GpioConfig): LampSpec[] {
   const specs: LampSpec[] = [];
   if (config.lamp !== undefined) {
-    const { pin, activeLow, safeState, follows } = config.lamp;
-    specs.push({ bcm: pin, signal: follows ?? 'onAir', activeLow: activeLow ?? false, safeOn: safeState === 'on' });
+    const { pin, activeLow, safeState, follows, flash } = config.lamp;
+    specs.push({ bcm: pin, signal: follows ?? 'onAir', activeLow: activeLow ?? false, safeOn: safeState === 'on', alsoFlash: flash ?? false });
   }
-  for (const { pin, activeLow, safeState, follows } of config.lamps ?? []) {
-    specs.push({ bcm: pin, signal: follows, activeLow: activeLow ?? false, safeOn: safeState === 'on' });
+  for (const { pin, activeLow, safeState, follows, flash } of config.lamps ?? []) {
+    specs.push({ bcm: pin, signal: follows, activeLow: activeLow ?? false, safeOn: safeState === 'on', alsoFlash: flash ?? false });
   }
   return specs;
 }

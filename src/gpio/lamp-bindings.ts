@@ -10,7 +10,7 @@ import type { Room } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
 import type { GpioPort, OutputLine } from './gpio-port.js';
 import { errorText } from './error-text.js';
-import { nextSignalChangeMonoMs, signalOn } from './lamp-signals.js';
+import { flashLit, nextSignalChangeMonoMs, signalOn } from './lamp-signals.js';
 
 export interface LampSpec {
   readonly bcm: number;
@@ -19,6 +19,14 @@ export interface LampSpec {
   readonly activeLow: boolean;
   /** Lit after an orderly shutdown; off unless configured. */
   readonly safeOn: boolean;
+  /** Switched over in the lit halves of a screen flash (an ON AIR lamp that flashes with the screens). */
+  readonly alsoFlash?: boolean;
+}
+
+/** What the lamp shows: its signal, switched over during a flash's lit halves when it also flashes. */
+function lampOn(spec: LampSpec, room: Room, nowMonoMs: number): boolean {
+  const on = signalOn(spec.signal, room, nowMonoMs);
+  return spec.alsoFlash === true && flashLit(room, nowMonoMs) ? !on : on;
 }
 
 /** The part of the room service lamps need. */
@@ -54,7 +62,7 @@ export class LampBindings {
     const room = feed.room;
     const nowMonoMs = clock.monoMs();
     for (const spec of lamps) {
-      const on = signalOn(spec.signal, room, nowMonoMs);
+      const on = lampOn(spec, room, nowMonoMs);
       try {
         const line = port.openOutput(spec.bcm, levelFor(spec, on));
         this.#open.push({ spec, line, on, failing: false });
@@ -98,7 +106,7 @@ export class LampBindings {
   #follow(room: Room): void {
     if (this.#closed) return;
     const nowMonoMs = this.#deps.clock.monoMs();
-    for (const lamp of this.#open) this.#set(lamp, signalOn(lamp.spec.signal, room, nowMonoMs));
+    for (const lamp of this.#open) this.#set(lamp, lampOn(lamp.spec, room, nowMonoMs));
     this.#arm(room, nowMonoMs);
   }
 
@@ -121,7 +129,7 @@ export class LampBindings {
 
   #arm(room: Room, nowMonoMs: number): void {
     const atMonoMs = nextSignalChangeMonoMs(
-      this.#open.map((lamp) => lamp.spec.signal),
+      this.#open.flatMap((lamp): LampSignal[] => (lamp.spec.alsoFlash === true ? [lamp.spec.signal, 'flash'] : [lamp.spec.signal])),
       room,
       nowMonoMs,
     );

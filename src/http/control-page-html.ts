@@ -33,6 +33,7 @@ export function buttonPanelExamples(origin: string, apiKey: string): readonly { 
     { label: 'Remove 1 minute', url: `${base}/adjust?ms=-60000` },
     { label: 'Blackout on/off', url: `${base}/toggle_blackout` },
     { label: 'ON AIR on/off', url: `${base}/toggle_onair` },
+    { label: 'Flash every screen 3 times', url: `${base}/flash?count=3` },
     { label: 'Message', url: `${base}/message/set?text=Please%20wrap%20up&color=red&bold=1&flash=1` },
     { label: 'Clear message', url: `${base}/message/clear` },
     { label: 'Select a timer', url: `${base}/timer/TIMER_ID/select` },
@@ -104,6 +105,7 @@ export function renderControlPage(view: ControlPageView): string {
 <div class="row">
 <button type="button" id="blackout" aria-pressed="false">Blackout<kbd>B</kbd></button>
 <button type="button" id="onair" aria-pressed="false">ON AIR<kbd>O</kbd></button>
+<button type="button" id="flash-screens">Flash screens</button>
 </div>
 <p class="hint">Keys: <kbd>Space</kbd> start/pause · <kbd>N</kbd> next · <kbd>P</kbd> previous · <kbd>B</kbd> blackout · <kbd>O</kbd> ON AIR. Not while you type in a field.</p>
 </section>
@@ -125,17 +127,21 @@ export function renderControlPage(view: ControlPageView): string {
 <button type="button" data-zero="hide" aria-pressed="false">Hide time</button>
 </div>
 <div class="row"><button type="button" id="auto-advance" aria-pressed="false">Auto-advance to the next timer</button></div>
+<div class="row"><label for="time-zone">Time zone</label> <input id="time-zone" type="text" maxlength="64" placeholder="Europe/Berlin" autocomplete="off" spellcheck="false"><button type="button" id="time-zone-set">Set</button>
+<span role="group" aria-label="Clock format"><button type="button" data-clock-format="24h" aria-pressed="false">24 h</button> <button type="button" data-clock-format="12h" aria-pressed="false">12 h</button></span></div>
+<div class="row" role="group" aria-label="Chime"><button type="button" id="chime-zero" aria-pressed="false">Chime at zero</button> <button type="button" id="chime-warning" aria-pressed="false">Chime at warning</button>
+<label for="chime-volume">Volume</label> <input id="chime-volume" type="range" min="0" max="100" step="5"> <button type="button" id="chime-test">Test chime</button></div>
 </section>
 </div>
 <section class="wide" aria-labelledby="h-order">
 <h2 id="h-order">Running order</h2>
 <div class="order-wrap"><table>
-<colgroup><col class="w-pos"><col><col><col class="w-dur"><col class="w-warn"><col class="w-shows"><col class="w-actions"></colgroup>
-<thead><tr><th>#</th><th>Label</th><th>Speaker</th><th>Duration</th><th>Warn at</th><th>Shows</th><th></th></tr></thead>
+<colgroup><col class="w-pos"><col><col><col class="w-dur"><col class="w-warn"><col class="w-warn"><col class="w-at"><col class="w-at"><col class="w-shows"><col class="w-actions"></colgroup>
+<thead><tr><th>#</th><th>Label</th><th>Speaker</th><th>Duration</th><th>Warn at</th><th>Red at</th><th>Starts at</th><th>Ends at</th><th>Shows</th><th></th></tr></thead>
 <tbody id="order"></tbody>
 </table></div>
 <div class="row"><button type="button" id="add-timer">+ Add timer</button></div>
-<p class="hint">Durations: 10:00, 1:30:00, 90s, 5m. Enter saves a field, Esc undoes it.</p>
+<p class="hint">Durations: 10:00, 1:30:00, 90s, 5m. Red at 0 is none. Starts at (the timer starts by itself) and Ends at (counts to that time): 19:30, 7:30 pm or 2026-11-24 09:00 in the room's time zone; empty for none. Enter saves a field, Esc undoes it.</p>
 </section>
 </main>
 <section class="links" aria-labelledby="h-links">

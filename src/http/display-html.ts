@@ -24,6 +24,7 @@ export const DISPLAY_HTML = `<!doctype html>
 <div id="link" class="link" hidden>reconnecting</div>
 </main>
 <div id="blackout" class="blackout" hidden></div>
+<button type="button" id="sound" class="sound" hidden>Tap to enable sound</button>
 </body>
 </html>
 `;

@@ -8,13 +8,19 @@ import {
   DURATION_MAX_MS,
   DURATION_MIN_MS,
   LABEL_MAX_CHARS,
+  FLASH_COUNT_DEFAULT,
+  FLASH_COUNT_MAX,
+  FLASH_COUNT_MIN,
+  CHIME_VOLUME_MAX,
   MESSAGE_MAX_CHARS,
+  SCHEDULED_AT_MAX_MS,
+  SCHEDULED_AT_MIN_MS,
   SPEAKER_MAX_CHARS,
   WARN_AT_MAX_MS,
   WARN_AT_MIN_MS,
 } from '../domain/limits.js';
 import { textProblem } from '../domain/text-rules.js';
-import { APPEARANCES, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
+import { APPEARANCES, CLOCK_FORMATS, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
 
 export type JsonExample = string | number | boolean;
 
@@ -76,6 +82,62 @@ function integerField(opts: {
     example: String(opts.example),
     jsonExample: opts.example,
     badExample: opts.badExample,
+  };
+}
+
+/**
+ * A wall-clock instant in ms since the epoch, or none: empty in a query (a button
+ * panel cannot send null), null in JSON. The document shows the query form as
+ * "an integer in range, or the empty string".
+ */
+function instantField(opts: { description: string; example: number; badExample: string }): FieldDef<number | null> {
+  const hint =
+    `milliseconds since the epoch (1970-01-01T00:00:00Z) from ${SCHEDULED_AT_MIN_MS} to ${SCHEDULED_AT_MAX_MS}, e.g. ${opts.example}; ` +
+    'empty in a query, or null in JSON, for none';
+  const range = z
+    .number({ error: problem(`must be a whole number or null: ${hint}`) })
+    .int({ error: (iss) => `must be a whole number, not a fraction: ${hint}; ${describeInput(iss.input)}` })
+    .min(SCHEDULED_AT_MIN_MS, { error: (iss) => `${String(iss.input)} is too small: ${hint}` })
+    .max(SCHEDULED_AT_MAX_MS, { error: (iss) => `${String(iss.input)} is too large: ${hint}` });
+  const query = z
+    .string({ error: problem(`must be a whole number or empty: ${hint}`) })
+    .regex(/^(\d{1,15})?$/, { error: (iss) => `must be a whole number written in decimal, or empty: ${hint}; ${describeInput(iss.input)}` })
+    .transform((text) => (text === '' ? null : Number(text)))
+    .pipe(range.nullable());
+  return {
+    query,
+    json: range.nullable(),
+    queryDoc: z.union([range, z.literal('')]),
+    description: opts.description,
+    example: String(opts.example),
+    jsonExample: opts.example,
+    badExample: opts.badExample,
+  };
+}
+
+/** The characters of IANA zone names (`America/Argentina/Buenos_Aires`, `Etc/GMT+5`). */
+const ZONE_NAME = /^[A-Za-z0-9_+\-/]{1,64}$/;
+
+/**
+ * An IANA time-zone name. Its shape is checked here; whether the box's time-zone
+ * database knows it is the room's check (domain/time-zone.ts), which answers 400
+ * naming the zone: no document can list a database that differs from box to box.
+ */
+function timeZoneField(): FieldDef<string> {
+  const schema = z
+    .string({ error: problem('must be an IANA time zone name such as Europe/Berlin') })
+    .regex(ZONE_NAME, { error: (iss) => `must be an IANA time zone name such as Europe/Berlin (letters, digits, _ + - /, at most 64); ${describeInput(iss.input)}` })
+    .meta({ pattern: ZONE_NAME.source, maxLength: 64 });
+  return {
+    query: schema,
+    json: schema,
+    queryDoc: schema,
+    description:
+      'Addition to v1: the room\'s IANA time zone (e.g. Europe/Berlin, America/New_York, UTC; case does not matter); every time of day on the screens is shown in it. ' +
+      'Default: the box\'s own zone. A name the box\'s time-zone database does not know is 400 naming it.',
+    example: 'Europe/Berlin',
+    jsonExample: 'Europe/Berlin',
+    badExample: 'Mars/Olympus Mons',
   };
 }
 
@@ -231,9 +293,56 @@ export const fields = {
     example: 60_000,
     badExample: '-1',
   }),
+  scheduledAt: instantField({
+    description:
+      'Addition to v1: the wall-clock instant (ms since the epoch) at which this timer becomes active and starts by itself, ' +
+      'as a select then start at that instant would; empty in a query, or null in JSON, for none. ' +
+      'It fires once; setting it again arms it again. An instant already past when it is set never fires.',
+    example: 1_767_261_600_000,
+    badExample: '-5',
+  }),
+  endsAt: instantField({
+    description:
+      'Addition to v1: count to this wall-clock instant (ms since the epoch) instead of running for `duration`, which stays the planned length ' +
+      '(the progress bar); empty in a query, or null in JSON, to count the duration again. While it runs, remaining = endsAt - now by the box\'s wall clock; ' +
+      'start always counts to it (a pause only holds what the screens show); select, next and reset show the time left to it; adjust is refused (400): change endsAt.',
+    example: 1_767_265_200_000,
+    badExample: '1.5',
+  }),
+  dangerAt: integerField({
+    min: WARN_AT_MIN_MS,
+    max: WARN_AT_MAX_MS,
+    signed: false,
+    hint: `red threshold in milliseconds from ${WARN_AT_MIN_MS} (none) to ${WARN_AT_MAX_MS}, e.g. 30000`,
+    description: `Addition to v1: red threshold in milliseconds beside warnAt, ${WARN_AT_MIN_MS} (none, the default) to ${WARN_AT_MAX_MS}.`,
+    example: 30_000,
+    badExample: '-1',
+  }),
   appearance: enumField(APPEARANCES, 'What the display shows: remaining time, elapsed time, or the time of day.', 'bars'),
   zeroBehavior: enumField(ZERO_BEHAVIORS, 'What happens at zero: keep counting into overrun, stop at 0, or hide the time.', 'explode'),
   autoAdvance: flagField('Start the next timer automatically at zero: `0`/`1` in a query, boolean in JSON.'),
+  timeZone: timeZoneField(),
+  clockFormat: enumField(CLOCK_FORMATS, 'Addition to v1: times of day on every screen in 24-hour (`24h`, 19:30:00) or 12-hour (`12h`, 7:30:00 PM) form.', '25h'),
+  chimeAtZero: flagField('Addition to v1: the displays chime when the digits reach zero: `0`/`1` in a query, boolean in JSON.'),
+  chimeAtWarning: flagField('Addition to v1: the displays chime at the warning threshold (warnAt): `0`/`1` in a query, boolean in JSON.'),
+  chimeVolume: integerField({
+    min: 0,
+    max: CHIME_VOLUME_MAX,
+    signed: false,
+    hint: `chime volume in percent from 0 to ${CHIME_VOLUME_MAX}, e.g. 70`,
+    description: `Addition to v1: chime volume in percent, 0 to ${CHIME_VOLUME_MAX}.`,
+    example: 70,
+    badExample: '101',
+  }),
+  count: integerField({
+    min: FLASH_COUNT_MIN,
+    max: FLASH_COUNT_MAX,
+    signed: false,
+    hint: `how many times the screens flash, ${FLASH_COUNT_MIN} to ${FLASH_COUNT_MAX} (default ${FLASH_COUNT_DEFAULT})`,
+    description: `How many times every screen flashes (inverts), ${FLASH_COUNT_MIN} to ${FLASH_COUNT_MAX}; default ${FLASH_COUNT_DEFAULT}.`,
+    example: 3,
+    badExample: '11',
+  }),
   to: integerField({
     min: 0,
     max: 9999,

@@ -227,7 +227,7 @@ function exampleQuery(op: Operation): Record<string, string> {
 function roomRefusal(op: Operation, input: Readonly<Record<string, unknown>>): string | undefined {
   const action = op.toAction(input, { id: EXAMPLE_ROOM.activeTimerId, newTimerId: () => 'example' });
   if (action.kind !== 'command') return undefined;
-  const { outcome } = applyCommand(EXAMPLE_ROOM, action.command, 0);
+  const { outcome } = applyCommand(EXAMPLE_ROOM, action.command, { monoMs: 0, wallMs: 0 });
   return outcome.ok || outcome.error.kind === 'not_found' ? undefined : outcome.error.message;
 }
 
@@ -343,7 +343,9 @@ export function buildOpenApiDocument(): JsonObject {
         'The room\'s API key is in the path (OpenAPI 3.0 security schemes cannot describe a key in the path, so none is declared). ' +
         '100 requests per minute per key (v0 and v1 together). ' +
         `v0 is frozen and GET only (${commandNames('v0').join(', ')}). ` +
-        'Additions to v1 beyond the interface document: /settings, /timer/{id}/move, /events (push channel), previous, toggle, toggle_blackout, toggle_onair. ' +
+        'Additions to v1 beyond the interface document: /settings, /timer/{id}/move, /events (push channel), previous, toggle, toggle_blackout, toggle_onair, flash, chime, ' +
+        'and `dangerAt` (red threshold), `scheduledAt` (scheduled starts) and `endsAt` (countdown to a time of day) as inputs of POST /timers and /timer/{id}/update, ' +
+        'with `timeZone`, `clockFormat`, `chimeAtZero`, `chimeAtWarning` and `chimeVolume` in /settings. ' +
         'Text lengths count characters as code points (an emoji is one), as JSON Schema does; patterns are ECMA-262 regular expressions read with the `u` flag.',
       contact: { name: 'Showclock' },
       // The project has not chosen a licence: this states that none is granted.

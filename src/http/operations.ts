@@ -1,5 +1,7 @@
 // The table of every API operation, v0 and v1. The router is built from it and
 // so is the OpenAPI document, so the two cannot drift apart.
+import { TIMER_FIELD_NAMES } from '../domain/engine.js';
+import { FLASH_COUNT_DEFAULT } from '../domain/limits.js';
 import type { Command, Message, TimerFields } from '../domain/types.js';
 import type { ComponentName } from './schemas.js';
 import type { FieldName, FieldValue } from './fields.js';
@@ -72,12 +74,15 @@ function operation<R extends FieldName = never, O extends FieldName = never>(def
 }
 
 const command = (c: Command): Action => ({ kind: 'command', command: c });
-const timerFieldNames = ['label', 'speaker', 'duration', 'warnAt', 'appearance'] as const;
+const timerFieldNames = TIMER_FIELD_NAMES;
 
-/** Only the fields given, so the engine can tell "not given" from a value. */
+/** Only the fields given, so the engine can tell "not given" from a value (null included, for scheduledAt). */
 function timerFields(input: TimerFields): TimerFields {
-  const { label, speaker, duration, warnAt, appearance } = input;
+  const { label, speaker, duration, warnAt, dangerAt, appearance, scheduledAt, endsAt } = input;
   return {
+    ...(dangerAt === undefined ? {} : { dangerAt }),
+    ...(scheduledAt === undefined ? {} : { scheduledAt }),
+    ...(endsAt === undefined ? {} : { endsAt }),
     ...(label === undefined ? {} : { label }),
     ...(speaker === undefined ? {} : { speaker }),
     ...(duration === undefined ? {} : { duration }),
@@ -192,6 +197,20 @@ const v1Commands: Operation[] = [
     description: 'Addition to v1, for a single button: switches the black screen on when it is off, off when it is on.',
     action: () => command({ type: 'blackout.toggle' }),
   }),
+  cmd('v1', 'flash', 'Addition: flash every screen (a strong inversion, about 2 per second) `count` times', {
+    description:
+      'Addition to v1: every screen inverts `count` times (default 3, at most 10), twice a second, all at the same server instants, ' +
+      'starting a moment (150 ms) after the answer so the push reaches every screen first; the message is not changed. ' +
+      'The snapshot carries it as `flash` until it is over, so a screen that connects mid-flash shows the rest. A new flash replaces one still going.',
+    optional: ['count'],
+    action: (input) => command({ type: 'flash', count: input.count ?? FLASH_COUNT_DEFAULT }),
+  }),
+  cmd('v1', 'chime', 'Addition: play the chime on every display (a test)', {
+    description:
+      'Addition to v1: every display plays the chime once, at the same server instant (150 ms after the answer), at the room\'s volume, ' +
+      'whether or not the chime settings are on: a sound check. The snapshot carries it as `chimeTestAt` for a second.',
+    action: () => command({ type: 'chime.test' }),
+  }),
   cmd('v1', 'toggle_onair', 'Addition: switch ON AIR over', {
     description: 'Addition to v1, for a single button: switches the ON AIR indicator on when it is off, off when it is on.',
     action: () => command({ type: 'onair.toggle' }),
@@ -229,7 +248,7 @@ const v1Resources: Operation[] = [
     summary: 'Append a timer to the running order',
     description:
       'Appends a timer at the end of the running order and answers 201 with it. Every field is optional; defaults: ' +
-      'label `Timer N`, speaker empty, duration 600000, warnAt 60000, appearance countdown. ' +
+      'label `Timer N`, speaker empty, duration 600000, warnAt 60000, dangerAt 0, appearance countdown, scheduledAt null, endsAt null (dangerAt, scheduledAt and endsAt are additions to v1). ' +
       'The running order holds at most 100 timers: a full one is 400.',
     optional: timerFieldNames,
     success: { status: 201, schema: 'TimerCreated' },
@@ -251,8 +270,8 @@ const v1Resources: Operation[] = [
     path: '/timer/{id}/update',
     summary: 'Change a timer; at least one field',
     description:
-      'Changes the fields given (at least one of label, speaker, duration, warnAt, appearance) and keeps the others. ' +
-      'A new duration on the active timer keeps the time already elapsed.',
+      'Changes the fields given (at least one of label, speaker, duration, warnAt, dangerAt, appearance, scheduledAt, endsAt) and keeps the others. ' +
+      'A new duration on the active timer keeps the time already elapsed. `dangerAt`, `scheduledAt` and `endsAt` are additions to v1; empty (query) or null (JSON) clears them.',
     optional: timerFieldNames,
     action: (input, ctx) => command({ type: 'timer.update', id: ctx.id, fields: timerFields(input) }),
   }),
@@ -305,13 +324,20 @@ const v1Resources: Operation[] = [
     summary: 'Addition: room settings; at least one field',
     description:
       'Addition to v1: `zeroBehavior` decides what happens at zero (continue into overrun, stop at 0, or hide the time); ' +
-      '`autoAdvance` starts the next timer at zero. Give at least one; the other keeps its value.',
-    optional: ['zeroBehavior', 'autoAdvance'],
+      '`autoAdvance` starts the next timer at zero; `timeZone` and `clockFormat` decide how every time of day is shown; ' +
+      '`chimeAtZero`, `chimeAtWarning` and `chimeVolume` are the displays\' sound. ' +
+      'Give at least one; the others keep their values.',
+    optional: ['zeroBehavior', 'autoAdvance', 'timeZone', 'clockFormat', 'chimeAtZero', 'chimeAtWarning', 'chimeVolume'],
     action: (input) =>
       command({
         type: 'settings.set',
         ...(input.zeroBehavior === undefined ? {} : { zeroBehavior: input.zeroBehavior }),
         ...(input.autoAdvance === undefined ? {} : { autoAdvance: input.autoAdvance }),
+        ...(input.timeZone === undefined ? {} : { timeZone: input.timeZone }),
+        ...(input.clockFormat === undefined ? {} : { clockFormat: input.clockFormat }),
+        ...(input.chimeAtZero === undefined ? {} : { chimeAtZero: input.chimeAtZero }),
+        ...(input.chimeAtWarning === undefined ? {} : { chimeAtWarning: input.chimeAtWarning }),
+        ...(input.chimeVolume === undefined ? {} : { chimeVolume: input.chimeVolume }),
       }),
   }),
 ];

@@ -1,7 +1,7 @@
 // Response bodies of the API as zod schemas: the OpenAPI document's components
 // are generated from these, and the tests check real responses against them.
 import { z } from 'zod';
-import { APPEARANCES, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
+import { APPEARANCES, CLOCK_FORMATS, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
 
 const int = () => z.number().int();
 
@@ -11,9 +11,11 @@ export const TimerSchema = z.object({
   speaker: z.string(),
   duration: int().describe('Planned length, ms'),
   warnAt: int().describe('Orange-alert threshold, ms'),
+  dangerAt: int().describe('Addition to v1: red threshold, ms; 0 is none'),
   appearance: z.enum(APPEARANCES),
   tagId: z.string().nullable(),
   scheduledAt: int().nullable().describe('Scheduled start, ms since epoch'),
+  endsAt: int().nullable().describe('Addition to v1: counts to this wall-clock instant, ms since epoch; null counts the duration'),
 });
 
 export const MessageSchema = z.object({
@@ -26,6 +28,11 @@ export const MessageSchema = z.object({
 export const SettingsSchema = z.object({
   zeroBehavior: z.enum(ZERO_BEHAVIORS),
   autoAdvance: z.boolean(),
+  timeZone: z.string().describe('Addition to v1: IANA time zone of the room; every time of day on the screens is shown in it'),
+  clockFormat: z.enum(CLOCK_FORMATS).describe('Addition to v1: times of day in 24-hour or 12-hour (AM/PM) form'),
+  chimeAtZero: z.boolean().describe('Addition to v1: the displays chime when the digits reach zero'),
+  chimeAtWarning: z.boolean().describe('Addition to v1: the displays chime at the warning threshold'),
+  chimeVolume: int().describe('Addition to v1: chime volume, 0 to 100'),
 });
 
 export const StateSchema = z.object({
@@ -43,10 +50,23 @@ export const StateSchema = z.object({
   activeLabel: z.string(),
   activeSpeaker: z.string(),
   warnAt: int(),
+  dangerAt: int().describe('Addition to v1: the active timer\'s red threshold, ms; 0 is none'),
   duration: int(),
   message: MessageSchema.nullable(),
   timers: z.array(TimerSchema),
   settings: SettingsSchema,
+  flash: z
+    .object({
+      startAt: int().describe('Server instant of the first inversion, ms since epoch'),
+      count: int().describe('Number of inversions'),
+      periodMs: int().describe('One inversion and its pause; inverted for the first half'),
+      endAt: int().describe('Server instant at which the flash is over, ms since epoch'),
+    })
+    .nullable()
+    .describe('Addition to v1: a screen flash that has not ended yet (every screen inverts at these server instants); null otherwise'),
+  chimeTestAt: int()
+    .nullable()
+    .describe('Addition to v1: a test chime (the `chime` command): the server instant every display plays it, shown for a second; null otherwise'),
 });
 
 export const StateEnvelopeSchema = z.object({ ok: z.literal(true), state: StateSchema });

@@ -3,6 +3,7 @@
 // served from memory when the data directory cannot be written.
 import type { Clock } from '../app/clock.js';
 import { createRoom } from '../domain/room.js';
+import { boxTimeZone } from '../domain/time-zone.js';
 import type { Room } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
 import { restoreRoom } from './restore.js';
@@ -13,7 +14,7 @@ export async function openRoom(store: RoomStore, deps: { clock: Clock; logger: L
   const document = await store.load();
   let room: Room;
   if (document === null) {
-    room = createRoom(deps.newTimerId());
+    room = createRoom(deps.newTimerId(), boxTimeZone());
     logger.info({ file: store.file }, 'no saved room: starting with a fresh room');
   } else {
     const restored = restoreRoom(document, { monoMs: clock.monoMs(), wallMs: clock.wallMs() });
@@ -21,6 +22,13 @@ export async function openRoom(store: RoomStore, deps: { clock: Clock; logger: L
     const summary = { file: store.file, seq: room.seq, timers: room.timers.length, running: room.transport.running, downMs: restored.downMs };
     if (restored.warning !== null) logger.warn(summary, `restored the room, but ${restored.warning}`);
     else logger.info(summary, 'restored the room from the state file');
+    const started = restored.scheduled.started;
+    if (started !== null) {
+      logger.info(
+        { timerId: started.timerId, scheduledAt: new Date(started.scheduledAt).toISOString() },
+        'a scheduled start fell due while the box was off: that timer is active and running, its end where it would have been (scheduledAt + duration)',
+      );
+    }
   }
   return store.start(room, { restored: document !== null });
 }

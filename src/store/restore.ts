@@ -3,7 +3,10 @@
 // end - now, zero behaviour and auto-advance applied by the engine's settle),
 // unless the wall clock is earlier than the last save: a Pi that booted without
 // network time cannot say how long it was off, so the timer comes back paused.
-import { settle } from '../domain/engine.js';
+// A scheduled start that fell due while the box was off is applied the same way
+// (engine.ts, applyDueSchedules): running with its end at scheduledAt + duration
+// if that end is still ahead, else left alone and named in the warning.
+import { settleWithEvents, type TimeEvents } from '../domain/engine.js';
 import type { Room } from '../domain/types.js';
 import type { ClockReading, RoomDocument } from './room-document.js';
 
@@ -13,14 +16,34 @@ export interface Restored {
   readonly warning: string | null;
   /** How long the box was off by the wall clock; null when the clock cannot be trusted. */
   readonly downMs: number | null;
+  /** Scheduled starts that fell due while the box was off: the one that started, those missed. */
+  readonly scheduled: TimeEvents;
+}
+
+const NOTHING_SCHEDULED: TimeEvents = { started: null, missed: [] };
+
+function missedWarning(time: TimeEvents): string | null {
+  if (time.missed.length === 0) return null;
+  const names = time.missed.map((m) => `"${m.timerId}" at ${new Date(m.scheduledAt).toISOString()}`).join(', ');
+  return (
+    `scheduled start${time.missed.length === 1 ? '' : 's'} ${names} fell due while the box was off and ` +
+    `would already have ended${time.started === null ? '' : ' or been followed by a later one'}: the room was left as it was for ${time.missed.length === 1 ? 'it' : 'them'}`
+  );
+}
+
+/** Settles `room` at `now` and says what scheduled starts did. */
+function settled(room: Room, now: ClockReading, downMs: number): Restored {
+  const result = settleWithEvents(room, now);
+  return { room: result.room, warning: missedWarning(result.time), downMs, scheduled: result.time };
 }
 
 export function restoreRoom(document: RoomDocument, now: ClockReading): Restored {
   const { room: stored, savedAtWallMs, seqReservedTo } = document;
   // After a crash, changes past the last save may have been published: resume above all of them.
-  const base = { ...stored, seq: Math.max(stored.seq, seqReservedTo) };
+  const base = { ...stored, seq: Math.max(stored.seq, seqReservedTo), flash: null, chimeTestMonoMs: null };
   if (!stored.transport.running) {
-    return { room: { ...base, transport: { running: false, remainingMs: stored.transport.remainingMs } }, warning: null, downMs: Math.max(0, now.wallMs - savedAtWallMs) };
+    const paused: Room = { ...base, transport: { running: false, remainingMs: stored.transport.remainingMs } };
+    return settled(paused, now, Math.max(0, now.wallMs - savedAtWallMs));
   }
   if (now.wallMs < savedAtWallMs) {
     const remainingMs = stored.transport.endWallMs - savedAtWallMs;
@@ -32,8 +55,9 @@ export function restoreRoom(document: RoomDocument, now: ClockReading): Restored
         `so the time the box was off is unknown (no network time yet?): the running timer was restored paused at ${remainingMs} ms, ` +
         'its remaining time at the last save; press start when ready',
       downMs: null,
+      scheduled: NOTHING_SCHEDULED,
     };
   }
   const running: Room = { ...base, transport: { running: true, endMonoMs: now.monoMs + (stored.transport.endWallMs - now.wallMs) } };
-  return { room: settle(running, now.monoMs), warning: null, downMs: now.wallMs - savedAtWallMs };
+  return settled(running, now, now.wallMs - savedAtWallMs);
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { describeZodError } from '../http/api-errors.js';
 import {
   charCount,
+  CHIME_VOLUME_MAX,
   DURATION_MAX_MS,
   DURATION_MIN_MS,
   LABEL_MAX_CHARS,
@@ -15,16 +16,23 @@ import {
   WARN_AT_MAX_MS,
   WARN_AT_MIN_MS,
 } from '../domain/limits.js';
-import { APPEARANCES, MESSAGE_COLORS, ZERO_BEHAVIORS, type Room } from '../domain/types.js';
+import { CHIME_DEFAULTS } from '../domain/room.js';
+import { boxTimeZone } from '../domain/time-zone.js';
+import { APPEARANCES, CLOCK_FORMATS, MESSAGE_COLORS, ZERO_BEHAVIORS, type Room } from '../domain/types.js';
 
-/** Raise when the shape changes; an older service refuses a newer file rather than overwrite it. */
-export const SCHEMA_VERSION = 1;
+/**
+ * Raise when the shape changes; an older service refuses a newer file rather than overwrite it.
+ * 2: the room keeps `passedSchedules` (scheduled starts already dealt with) and timers
+ * have `endsAt` and `dangerAt`; settings have `timeZone`, `clockFormat` and the chime's. A version 1 file is still read: it had no scheduled starts in effect,
+ * so none has passed, and no timer counted to a time of day.
+ */
+export const SCHEMA_VERSION = 2;
 
 const wholeMs = z.number().int();
 /** At most `max` characters as the engine counts them (code points), so what it accepted always reads back. */
 const chars = (max: number) => z.string().refine((text) => charCount(text) <= max, { message: `at most ${max} characters` });
 
-const TimerSchema = z.object({
+const TimerSchemaV1 = z.object({
   id: z.string().min(1).max(TIMER_ID_MAX_CHARS),
   label: chars(LABEL_MAX_CHARS),
   speaker: chars(SPEAKER_MAX_CHARS),
@@ -35,15 +43,16 @@ const TimerSchema = z.object({
   scheduledAt: wholeMs.nullable(),
 });
 
+const TimerSchema = TimerSchemaV1.extend({ endsAt: wholeMs.nullable(), dangerAt: wholeMs.min(WARN_AT_MIN_MS).max(WARN_AT_MAX_MS) });
+
 const StoredTransportSchema = z.discriminatedUnion('running', [
   z.object({ running: z.literal(true), endWallMs: wholeMs }),
   z.object({ running: z.literal(false), remainingMs: wholeMs }),
 ]);
 
-const StoredRoomSchema = z
-  .object({
+const roomFieldsV1 = {
     seq: wholeMs.min(1),
-    timers: z.array(TimerSchema).min(1),
+    timers: z.array(TimerSchemaV1).min(1),
     activeTimerId: z.string(),
     transport: StoredTransportSchema,
     message: z
@@ -52,23 +61,55 @@ const StoredRoomSchema = z
     blackout: z.boolean(),
     onAir: z.boolean(),
     settings: z.object({ zeroBehavior: z.enum(ZERO_BEHAVIORS), autoAdvance: z.boolean() }),
-  })
-  .superRefine((room, ctx) => {
-    const ids = room.timers.map((t) => t.id);
-    if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['timers'], message: 'two timers share an id' });
-    if (!ids.includes(room.activeTimerId)) ctx.addIssue({ code: 'custom', path: ['activeTimerId'], message: 'not in the running order' });
-  });
+};
 
-const RoomDocumentSchema = z.object({
-  schemaVersion: z.literal(SCHEMA_VERSION),
+function checkRoom(room: { timers: readonly { id: string }[]; activeTimerId: string }, ctx: z.RefinementCtx): void {
+  const ids = room.timers.map((t) => t.id);
+  if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['timers'], message: 'two timers share an id' });
+  if (!ids.includes(room.activeTimerId)) ctx.addIssue({ code: 'custom', path: ['activeTimerId'], message: 'not in the running order' });
+}
+
+const StoredRoomSchemaV1 = z.object(roomFieldsV1).superRefine(checkRoom);
+
+const StoredRoomSchema = z
+  .object({
+    ...roomFieldsV1,
+    timers: z.array(TimerSchema).min(1),
+    settings: z.object({
+      zeroBehavior: z.enum(ZERO_BEHAVIORS),
+      autoAdvance: z.boolean(),
+      timeZone: z.string().min(1).max(64),
+      clockFormat: z.enum(CLOCK_FORMATS),
+      chimeAtZero: z.boolean(),
+      chimeAtWarning: z.boolean(),
+      chimeVolume: wholeMs.min(0).max(CHIME_VOLUME_MAX),
+    }),
+    passedSchedules: z.array(z.object({ timerId: z.string(), scheduledAt: wholeMs })),
+  })
+  .superRefine(checkRoom);
+
+const documentFields = {
   savedAtWallMs: wholeMs,
   /**
    * Every seq the service may publish before its next save lands is at most this,
    * so a restart after a crash resumes from here and seq never goes back.
    */
   seqReservedTo: wholeMs.min(1),
-  room: StoredRoomSchema,
-});
+};
+
+const RoomDocumentSchema = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), ...documentFields, room: StoredRoomSchema });
+
+/** The previous version, read and brought up to the current shape. */
+const RoomDocumentSchemaV1 = z
+  .object({ schemaVersion: z.literal(1), ...documentFields, room: StoredRoomSchemaV1 })
+  .transform((v1): z.infer<typeof RoomDocumentSchema> => ({ ...v1, schemaVersion: SCHEMA_VERSION, room: {
+      ...v1.room,
+      timers: v1.room.timers.map((t) => ({ ...t, endsAt: null, dangerAt: 0 })),
+      // The room had no zone of its own: the box's, as a new room gets.
+      settings: { ...v1.room.settings, timeZone: boxTimeZone(), clockFormat: '24h' as const, ...CHIME_DEFAULTS },
+      passedSchedules: [],
+    },
+  }));
 
 export type StoredRoom = z.infer<typeof StoredRoomSchema>;
 export type RoomDocument = z.infer<typeof RoomDocumentSchema>;
@@ -80,6 +121,8 @@ export interface ClockReading {
 
 /** The document for `room`, converting a running end instant from monotonic to wall clock at `now`. */
 export function toDocument(room: Room, now: ClockReading, seqReservedTo: number): RoomDocument {
+  // A flash is over within seconds and its instant is monotonic: it is not kept.
+  const { flash: _flash, chimeTestMonoMs: _chimeTest, ...kept } = room;
   const transport = room.transport.running
     ? { running: true as const, endWallMs: Math.round(now.wallMs + (room.transport.endMonoMs - now.monoMs)) }
     : { running: false as const, remainingMs: Math.round(room.transport.remainingMs) };
@@ -87,7 +130,7 @@ export function toDocument(room: Room, now: ClockReading, seqReservedTo: number)
     schemaVersion: SCHEMA_VERSION,
     savedAtWallMs: Math.round(now.wallMs),
     seqReservedTo: Math.max(seqReservedTo, room.seq),
-    room: { ...room, timers: [...room.timers], transport },
+    room: { ...kept, timers: [...room.timers], passedSchedules: [...room.passedSchedules], transport },
   };
 }
 
@@ -111,7 +154,10 @@ export function parseDocument(text: string): DocumentRead {
   if (typeof version === 'number' && Number.isInteger(version) && version > SCHEMA_VERSION) {
     return { kind: 'newer', schemaVersion: version };
   }
-  const parsed = RoomDocumentSchema.safeParse(json);
-  if (!parsed.success) return { kind: 'damaged', reason: `not a room file of schema version ${SCHEMA_VERSION}: ${describeZodError(parsed.error)}` };
+  const schema = version === 1 ? RoomDocumentSchemaV1 : RoomDocumentSchema;
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    return { kind: 'damaged', reason: `not a room file of schema version ${version === 1 ? 1 : SCHEMA_VERSION}: ${describeZodError(parsed.error)}` };
+  }
   return { kind: 'ok', document: parsed.data };
 }

@@ -7,6 +7,7 @@ import { nextDueMonoMs } from '../../src/domain/engine.js';
 import { createRoom } from '../../src/domain/room.js';
 import type { Room, Settings } from '../../src/domain/types.js';
 import { roomOf } from '../domain/room-fixtures.js';
+import { at } from '../domain/now.js';
 
 const WALL_BASE_MS = 1_700_000_000_000;
 
@@ -103,7 +104,7 @@ describe('RoomService: scheduling the zero instant', () => {
     clock.nowMonoMs = 1_000;
     service.dispatch({ type: 'start' }, 'http-v1');
     expect(scheduler.only().atMonoMs).toBe(61_000);
-    expect(scheduler.only().atMonoMs).toBe(nextDueMonoMs(service.room));
+    expect(scheduler.only().atMonoMs).toBe(nextDueMonoMs(service.room, at(0)));
 
     scheduler.fire(clock, 61_000);
     expect(service.room.transport).toEqual({ running: false, remainingMs: 0 });

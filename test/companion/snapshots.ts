@@ -45,7 +45,7 @@ export function snapshot(opts: SnapshotOptions = {}): Snapshot {
     message: opts.message ?? null,
     blackout: opts.blackout ?? false,
     onAir: opts.onAir ?? false,
-    settings: { zeroBehavior: opts.zero ?? 'continue', autoAdvance: opts.autoAdvance ?? false },
+    settings: { ...base.settings, zeroBehavior: opts.zero ?? 'continue', autoAdvance: opts.autoAdvance ?? false },
   };
   return toSnapshot(room, MONO, WALL);
 }

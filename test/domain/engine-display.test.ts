@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { applyCommand } from '../../src/domain/engine.js';
 import type { Message } from '../../src/domain/types.js';
 import { ok, refused, roomOf, started } from './room-fixtures.js';
+import { at } from './now.js';
 
 const message = (text: string, extra: Partial<Message> = {}): Message => ({ text, flash: false, color: 'white', bold: false, ...extra });
 
@@ -32,7 +33,7 @@ describe('message set and clear', () => {
 
   it('setting the same message again changes nothing and leaves seq alone', () => {
     const withMessage = ok(roomOf([60_000]), { type: 'message.set', message: message('Hello') }, 0);
-    expect(applyCommand(withMessage, { type: 'message.set', message: message(' Hello ') }, 10).room).toEqual(withMessage);
+    expect(applyCommand(withMessage, { type: 'message.set', message: message(' Hello ') }, at(10)).room).toEqual(withMessage);
   });
 
   it('a different flag is a change', () => {
@@ -47,7 +48,7 @@ describe('message set and clear', () => {
     const cleared = ok(withMessage, { type: 'message.clear' }, 0);
     expect(cleared.message).toBeNull();
     expect(cleared.seq).toBe(withMessage.seq + 1);
-    expect(applyCommand(cleared, { type: 'message.clear' }, 0).room).toEqual(cleared);
+    expect(applyCommand(cleared, { type: 'message.clear' }, at(0)).room).toEqual(cleared);
   });
 
   it('does not touch the transport', () => {
@@ -62,7 +63,7 @@ describe('blackout and ON AIR', () => {
     const on = ok(room, { type: 'blackout.set', on: true }, 0);
     expect(on.blackout).toBe(true);
     expect(on.seq).toBe(room.seq + 1);
-    expect(applyCommand(on, { type: 'blackout.set', on: true }, 0).room).toEqual(on);
+    expect(applyCommand(on, { type: 'blackout.set', on: true }, at(0)).room).toEqual(on);
     const off = ok(on, { type: 'blackout.set', on: false }, 0);
     expect(off.blackout).toBe(false);
     expect(off.seq).toBe(room.seq + 2);
@@ -81,9 +82,9 @@ describe('blackout and ON AIR', () => {
     const on = ok(room, { type: 'onair.set', on: true }, 0);
     expect(on.onAir).toBe(true);
     expect(on.blackout).toBe(false);
-    expect(applyCommand(on, { type: 'onair.set', on: true }, 0).room).toEqual(on);
+    expect(applyCommand(on, { type: 'onair.set', on: true }, at(0)).room).toEqual(on);
     expect(ok(on, { type: 'onair.set', on: false }, 0).onAir).toBe(false);
-    expect(applyCommand(room, { type: 'onair.set', on: false }, 0).room).toEqual(room);
+    expect(applyCommand(room, { type: 'onair.set', on: false }, at(0)).room).toEqual(room);
   });
 
   it('onair.toggle flips each time', () => {
@@ -97,15 +98,15 @@ describe('blackout and ON AIR', () => {
 
 describe('settings', () => {
   it('a new room runs with continue and no auto-advance', () => {
-    expect(roomOf([60_000]).settings).toEqual({ zeroBehavior: 'continue', autoAdvance: false });
+    expect(roomOf([60_000]).settings).toEqual({ zeroBehavior: 'continue', autoAdvance: false, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
   });
 
   it('sets one field and keeps the other', () => {
     const room = roomOf([60_000]);
     const stop = ok(room, { type: 'settings.set', zeroBehavior: 'stop' }, 0);
-    expect(stop.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: false });
+    expect(stop.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: false, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
     const both = ok(stop, { type: 'settings.set', autoAdvance: true }, 0);
-    expect(both.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true });
+    expect(both.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
     expect(both.seq).toBe(room.seq + 2);
   });
 
@@ -117,6 +118,6 @@ describe('settings', () => {
 
   it('setting the current values changes nothing', () => {
     const room = roomOf([60_000]);
-    expect(applyCommand(room, { type: 'settings.set', zeroBehavior: 'continue', autoAdvance: false }, 0).room).toEqual(room);
+    expect(applyCommand(room, { type: 'settings.set', zeroBehavior: 'continue', autoAdvance: false }, at(0)).room).toEqual(room);
   });
 });

@@ -7,6 +7,7 @@ import { createRoom } from '../../src/domain/room.js';
 import { toSnapshot } from '../../src/domain/snapshot.js';
 import type { Command } from '../../src/domain/types.js';
 import { roomOf } from './room-fixtures.js';
+import { at } from './now.js';
 
 describe('seq', () => {
   it('starts at 1 for a new room with one default timer, paused at its duration', () => {
@@ -37,7 +38,7 @@ describe('seq', () => {
     ];
     let room = createRoom('a');
     script.forEach((command, i) => {
-      const applied = applyCommand(room, command, 1_000 * i);
+      const applied = applyCommand(room, command, at(1_000 * i));
       expect(applied.outcome.ok, command.type).toBe(true);
       expect(applied.room.seq, command.type).toBe(room.seq + 1);
       room = applied.room;
@@ -46,16 +47,16 @@ describe('seq', () => {
   });
 
   it('is left alone by reads', () => {
-    const room = applyCommand(createRoom('a'), { type: 'start' }, 0).room;
+    const room = applyCommand(createRoom('a'), { type: 'start' }, at(0)).room;
     const copy = structuredClone(room);
     toSnapshot(room, 10_000, 1_700_000_000_000);
-    nextDueMonoMs(room);
-    settle(room, 20_000);
+    nextDueMonoMs(room, at(0));
+    settle(room, at(20_000));
     expect(room).toEqual(copy);
   });
 
   it('is left alone by commands that change nothing', () => {
-    const running = applyCommand(roomOf([60_000]), { type: 'start' }, 0).room;
+    const running = applyCommand(roomOf([60_000]), { type: 'start' }, at(0)).room;
     const noOps: Command[] = [
       { type: 'start' },
       { type: 'adjust', ms: 0 },
@@ -66,8 +67,8 @@ describe('seq', () => {
       { type: 'timer.move', id: 't1', to: 0 },
       { type: 'timer.update', id: 't1', fields: { appearance: 'countdown' } },
     ];
-    for (const command of noOps) expect(applyCommand(running, command, 10_000).room, command.type).toEqual(running);
-    expect(applyCommand(roomOf([60_000]), { type: 'pause' }, 0).room.seq).toBe(1);
+    for (const command of noOps) expect(applyCommand(running, command, at(10_000)).room, command.type).toEqual(running);
+    expect(applyCommand(roomOf([60_000]), { type: 'pause' }, at(0)).room.seq).toBe(1);
   });
 
   it('is left alone by refused commands', () => {
@@ -81,15 +82,15 @@ describe('seq', () => {
       { type: 'settings.set' },
     ];
     for (const command of refusedCommands) {
-      const applied = applyCommand(room, command, 0);
+      const applied = applyCommand(room, command, at(0));
       expect(applied.outcome.ok, command.type).toBe(false);
       expect(applied.room.seq, command.type).toBe(1);
     }
   });
 
   it('rises by 1 for what time did, even when a refused command is what wakes the room', () => {
-    const running = applyCommand(roomOf([10_000, 10_000, 10_000], { autoAdvance: true, zeroBehavior: 'stop' }), { type: 'start' }, 0).room;
-    const applied = applyCommand(running, { type: 'timer.select', id: 'zz' }, 25_000);
+    const running = applyCommand(roomOf([10_000, 10_000, 10_000], { autoAdvance: true, zeroBehavior: 'stop' }), { type: 'start' }, at(0)).room;
+    const applied = applyCommand(running, { type: 'timer.select', id: 'zz' }, at(25_000));
     expect(applied.outcome.ok).toBe(false);
     // two advances at 10 s and 20 s, applied late together: one change; the third timer ends at 30 s, not yet
     expect(applied.room.activeTimerId).toBe('t3');

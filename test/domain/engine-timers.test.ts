@@ -5,13 +5,14 @@ import { applyCommand } from '../../src/domain/engine.js';
 import { createRoom, remainingAt } from '../../src/domain/room.js';
 import type { Command, TimerFields } from '../../src/domain/types.js';
 import { ok, refused, roomOf, started } from './room-fixtures.js';
+import { at } from './now.js';
 
 const ids = (timers: readonly { id: string }[]): string[] => timers.map((t) => t.id);
 
 describe('timer.create', () => {
   it('appends a timer with the defaults of decisions.md and returns it', () => {
     const room = createRoom('first');
-    const applied = applyCommand(room, { type: 'timer.create', id: 'second', fields: {} }, 0);
+    const applied = applyCommand(room, { type: 'timer.create', id: 'second', fields: {} }, at(0));
     const expected = {
       id: 'second',
       label: 'Timer 2',
@@ -21,6 +22,8 @@ describe('timer.create', () => {
       appearance: 'countdown',
       tagId: null,
       scheduledAt: null,
+      endsAt: null,
+      dangerAt: 0,
     };
     expect(applied.outcome).toEqual({ ok: true, timer: expected });
     expect(applied.room.timers).toEqual([room.timers[0], expected]);
@@ -37,7 +40,7 @@ describe('timer.create', () => {
   it('takes the given fields', () => {
     const fields: TimerFields = { label: 'Keynote', speaker: 'Ada', duration: 1_800_000, warnAt: 300_000, appearance: 'countup' };
     const after = ok(createRoom('a'), { type: 'timer.create', id: 'k', fields }, 0);
-    expect(after.timers[1]).toEqual({ id: 'k', ...fields, tagId: null, scheduledAt: null });
+    expect(after.timers[1]).toEqual({ id: 'k', ...fields, tagId: null, scheduledAt: null, endsAt: null, dangerAt: 0 });
   });
 
   it.each<[string, TimerFields, string]>([
@@ -105,7 +108,7 @@ describe('timer.update', () => {
 
   it('updating with the current values changes nothing and leaves seq alone', () => {
     const room = roomOf([60_000]);
-    expect(applyCommand(room, { type: 'timer.update', id: 't1', fields: { duration: 60_000, label: 'Timer 1' } }, 0).room).toEqual(room);
+    expect(applyCommand(room, { type: 'timer.update', id: 't1', fields: { duration: 60_000, label: 'Timer 1' } }, at(0)).room).toEqual(room);
   });
 
   it('a new duration on the paused active timer keeps the elapsed time', () => {
@@ -201,7 +204,7 @@ describe('timer.move', () => {
   });
 
   it('moving a timer to where it is changes nothing', () => {
-    expect(applyCommand(room, move('t2', 1), 0).room).toEqual(room);
+    expect(applyCommand(room, move('t2', 1), at(0)).room).toEqual(room);
   });
 
   it('refuses positions outside the running order and answers not_found for an unknown id', () => {

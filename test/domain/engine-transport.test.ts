@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { applyCommand } from '../../src/domain/engine.js';
 import { remainingAt } from '../../src/domain/room.js';
 import { ok, refused, roomOf, started } from './room-fixtures.js';
+import { at } from './now.js';
 
 describe('select', () => {
   it('makes the timer active, paused at its full duration', () => {
@@ -25,7 +26,7 @@ describe('select', () => {
 
   it('changes nothing, seq included, when the active timer is already paused at its duration', () => {
     const room = roomOf([60_000, 120_000]);
-    const applied = applyCommand(room, { type: 'timer.select', id: 't1' }, 0);
+    const applied = applyCommand(room, { type: 'timer.select', id: 't1' }, at(0));
     expect(applied.outcome).toEqual({ ok: true });
     expect(applied.room).toEqual(room);
   });
@@ -54,7 +55,7 @@ describe('start', () => {
 
   it('while running: ok, nothing changes, seq left alone', () => {
     const running = started(roomOf([60_000]), 0);
-    const applied = applyCommand(running, { type: 'start' }, 10_000);
+    const applied = applyCommand(running, { type: 'start' }, at(10_000));
     expect(applied.outcome).toEqual({ ok: true });
     expect(applied.room).toEqual(running);
   });
@@ -76,7 +77,7 @@ describe('pause (and stop, its alias, which the HTTP layer maps to pause)', () =
 
   it('while paused: ok, nothing changes, seq left alone', () => {
     const room = roomOf([60_000]);
-    const applied = applyCommand(room, { type: 'pause' }, 10_000);
+    const applied = applyCommand(room, { type: 'pause' }, at(10_000));
     expect(applied.outcome).toEqual({ ok: true });
     expect(applied.room).toEqual(room);
   });
@@ -95,7 +96,7 @@ describe('toggle', () => {
   it('changes nothing on a timer stopped at zero under stop', () => {
     const stopped = ok(started(roomOf([60_000], { zeroBehavior: 'stop' }), 0), { type: 'pause' }, 60_000);
     expect(stopped.transport).toEqual({ running: false, remainingMs: 0 });
-    const applied = applyCommand(stopped, { type: 'toggle' }, 70_000);
+    const applied = applyCommand(stopped, { type: 'toggle' }, at(70_000));
     expect(applied.outcome).toEqual({ ok: true });
     expect(applied.room).toEqual(stopped);
   });
@@ -117,7 +118,7 @@ describe('reset', () => {
 
   it('changes nothing when the timer already sits paused at its duration', () => {
     const room = roomOf([60_000]);
-    expect(applyCommand(room, { type: 'reset' }, 5_000).room).toEqual(room);
+    expect(applyCommand(room, { type: 'reset' }, at(5_000)).room).toEqual(room);
   });
 });
 
@@ -207,7 +208,7 @@ describe('adjust', () => {
 
   it('adjust by 0 changes nothing and leaves seq alone', () => {
     const running = started(roomOf([60_000]), 0);
-    expect(applyCommand(running, { type: 'adjust', ms: 0 }, 10_000).room).toEqual(running);
+    expect(applyCommand(running, { type: 'adjust', ms: 0 }, at(10_000)).room).toEqual(running);
   });
 
   it('keeps elapsed time flowing: remaining after adjust is the remaining before plus ms', () => {

@@ -12,6 +12,7 @@ import { REMAINING_MAX_MS } from '../../src/domain/limits.js';
 import { createRoom } from '../../src/domain/room.js';
 import { toSnapshot } from '../../src/domain/snapshot.js';
 import { APPEARANCES, MESSAGE_COLORS, ZERO_BEHAVIORS, type Command, type Room, type TimerFields } from '../../src/domain/types.js';
+import { at } from './now.js';
 
 const WALL_BASE_MS = 1_700_000_000_000;
 
@@ -85,7 +86,7 @@ const stepArb = fc.record({ time: timeStepArb, command: commandArb, wallJitterMs
 
 function advance(room: Room, nowMonoMs: number, step: TimeStep): number {
   if (step.kind === 'by') return nowMonoMs + step.ms;
-  const due = nextDueMonoMs(room);
+  const due = nextDueMonoMs(room, at(0));
   return due === null ? nowMonoMs : Math.max(nowMonoMs, due + step.offsetMs);
 }
 
@@ -106,10 +107,10 @@ function zeroEventsBy(room: Room, nowMonoMs: number): number {
   let current = room;
   let events = 0;
   for (;;) {
-    const due = nextDueMonoMs(current);
+    const due = nextDueMonoMs(current, at(0));
     if (due === null || due > nowMonoMs) break;
     if (!current.transport.running) throw new Error('a paused room reported a due instant');
-    const next = settle(current, due);
+    const next = settle(current, at(due));
     assert.equal(next.seq, current.seq + 1);
     const from = indexOf(current, current.activeTimerId);
     const to = indexOf(next, next.activeTimerId);
@@ -130,7 +131,7 @@ function zeroEventsBy(room: Room, nowMonoMs: number): number {
     events += 1;
   }
   // settle() applies the same events in one go, as one change.
-  assert.deepEqual(withoutSeq(current), withoutSeq(settle(room, nowMonoMs)));
+  assert.deepEqual(withoutSeq(current), withoutSeq(settle(room, at(nowMonoMs))));
   return events;
 }
 
@@ -139,7 +140,7 @@ function checkInvariants(room: Room, nowMonoMs: number, wallMs: number): void {
   assert.ok(indexOf(room, room.activeTimerId) >= 0, 'the active timer is in the running order');
   assert.equal(new Set(room.timers.map((t) => t.id)).size, room.timers.length, 'timer ids are unique');
   // nothing due is left unapplied after a command
-  assert.deepEqual(settle(room, nowMonoMs), room, 'no due zero event is left unapplied');
+  assert.deepEqual(settle(room, at(nowMonoMs)), room, 'no due zero event is left unapplied');
 
   const snapshot = toSnapshot(room, nowMonoMs, wallMs);
   assert.equal(snapshot.seq, room.seq);
@@ -165,10 +166,10 @@ describe('engine properties', () => {
         checkInvariants(room, nowMonoMs, WALL_BASE_MS);
         for (const { time, command, wallJitterMs } of steps) {
           nowMonoMs = advance(room, nowMonoMs, time);
-          const settled = settle(room, nowMonoMs);
+          const settled = settle(room, at(nowMonoMs));
           assert.equal(settled.seq - room.seq, zeroEventsBy(room, nowMonoMs) > 0 ? 1 : 0, 'the zero events due at once are one change');
 
-          const applied = applyCommand(room, command, nowMonoMs);
+          const applied = applyCommand(room, command, at(nowMonoMs));
           const after = applied.room;
           if (!applied.outcome.ok) {
             assert.deepEqual(after, settled, 'a refused command leaves the settled room');

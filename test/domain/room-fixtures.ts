@@ -3,7 +3,8 @@
 import { expect } from 'vitest';
 import { applyCommand, settle } from '../../src/domain/engine.js';
 import { createRoom, newTimer } from '../../src/domain/room.js';
-import type { Command, CommandError, Room, Settings } from '../../src/domain/types.js';
+import type { Command, CommandError, Now, Room, Settings } from '../../src/domain/types.js';
+import { at } from './now.js';
 
 /** A paused room, seq 1, timers t1..tn with the given durations, t1 active at its full duration. */
 export function roomOf(durationsMs: readonly number[], settings: Partial<Settings> = {}): Room {
@@ -21,8 +22,15 @@ export function roomOf(durationsMs: readonly number[], settings: Partial<Setting
 }
 
 /** Applies a command that must succeed; returns the room after it. */
-export function ok(room: Room, command: Command, nowMonoMs: number): Room {
-  const applied = applyCommand(room, command, nowMonoMs);
+/** A test's "now": monotonic ms alone (the wall clock in step), or both readings. */
+export type TestNow = number | Now;
+
+function reading(now: TestNow): Now {
+  return typeof now === 'number' ? at(now) : now;
+}
+
+export function ok(room: Room, command: Command, now: TestNow): Room {
+  const applied = applyCommand(room, command, reading(now));
   if (!applied.outcome.ok) {
     throw new Error(`expected ${command.type} to succeed, got ${applied.outcome.error.kind}: ${applied.outcome.error.message}`);
   }
@@ -33,10 +41,10 @@ export function ok(room: Room, command: Command, nowMonoMs: number): Room {
  * Applies a command that must be refused; checks the room is exactly the room
  * with only the due zero events applied, and returns the error.
  */
-export function refused(room: Room, command: Command, nowMonoMs: number): CommandError {
-  const applied = applyCommand(room, command, nowMonoMs);
+export function refused(room: Room, command: Command, now: TestNow): CommandError {
+  const applied = applyCommand(room, command, reading(now));
   if (applied.outcome.ok) throw new Error(`expected ${command.type} to be refused, it succeeded`);
-  expect(applied.room).toEqual(settle(room, nowMonoMs));
+  expect(applied.room).toEqual(settle(room, reading(now)));
   return applied.outcome.error;
 }
 

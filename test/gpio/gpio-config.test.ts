@@ -55,8 +55,8 @@ describe('the gpio config section', () => {
       }),
     );
     expect(lampSpecs(config.gpio)).toEqual([
-      { bcm: 17, signal: 'onAir', activeLow: true, safeOn: false },
-      { bcm: 27, signal: 'warning', activeLow: false, safeOn: true },
+      { bcm: 17, signal: 'onAir', activeLow: true, safeOn: false, alsoFlash: false },
+      { bcm: 27, signal: 'warning', activeLow: false, safeOn: true, alsoFlash: false },
     ]);
     const buttons = (config.gpio.buttons ?? []).map(buttonSpec);
     expect(buttons[0]).toEqual({ bcm: 5, debounceMs: 30, short: { action: 'toggle', command: { type: 'toggle' } }, long: null });

@@ -5,6 +5,7 @@
 import type { Hono } from 'hono';
 import type { Clock, Scheduler } from '../../src/app/clock.js';
 import { RoomService } from '../../src/app/room-service.js';
+import { logTimeNotice } from '../../src/app/time-notice-log.js';
 import { createRoom } from '../../src/domain/room.js';
 import type { Room } from '../../src/domain/types.js';
 import { createApp, type AppEnv, type Keys } from '../../src/http/app.js';
@@ -71,6 +72,8 @@ export interface TestAppOptions {
   readonly room?: Room;
   /** Log lines are scrubbed of the keys as in production unless a test turns it off. */
   readonly scrubKeys?: boolean;
+  /** The logger's level; 'info' as in production unless a test wants the debug lines too. */
+  readonly logLevel?: 'info' | 'debug';
 }
 
 export interface TestApp {
@@ -105,11 +108,16 @@ export function createTestApp(opts: TestAppOptions = {}): TestApp {
   const keys: Keys = { apiKey: API_KEY, viewerKey: VIEWER_KEY };
   const logLines: string[] = [];
   const logger = createLogger({
-    level: 'info',
+    level: opts.logLevel ?? 'info',
     secrets: () => (opts.scrubKeys === false ? [] : [keys.apiKey, keys.viewerKey]),
     sink: { write: (line) => void logLines.push(line) },
   });
-  const service = new RoomService({ initialRoom: opts.room ?? createRoom('t1'), clock, scheduler: clock.scheduler });
+  const service = new RoomService({
+    initialRoom: opts.room ?? createRoom('t1'),
+    clock,
+    scheduler: clock.scheduler,
+    onTimeNotice: (notice) => logTimeNotice(logger, notice),
+  });
   service.start();
   const limiter = new FixedWindowLimiter({ limit: opts.limit ?? 100, nowMs: clock.monoMs });
   const app = createApp({

@@ -163,8 +163,8 @@ describe('parameters', () => {
     expect(queryNames(v1('/blackout'))).toEqual({ on: false });
     expect(queryNames(v1('/onair'))).toEqual({ on: false });
     expect(queryNames(v0('/blackout'))).toEqual({ on: false });
-    expect(queryNames(v1('/timer/{id}/update'))).toEqual({ label: false, speaker: false, duration: false, warnAt: false, appearance: false });
-    expect(queryNames(v1('/settings'))).toEqual({ zeroBehavior: false, autoAdvance: false });
+    expect(queryNames(v1('/timer/{id}/update'))).toEqual({ label: false, speaker: false, duration: false, warnAt: false, dangerAt: false, appearance: false, scheduledAt: false, endsAt: false });
+    expect(queryNames(v1('/settings'))).toEqual({ zeroBehavior: false, autoAdvance: false, timeZone: false, clockFormat: false, chimeAtZero: false, chimeAtWarning: false, chimeVolume: false });
     for (const cmd of ['start', 'pause', 'stop', 'reset', 'next', 'clear_message', 'status']) {
       expect(queryNames(v1(`/${cmd}`)), cmd).toEqual({});
       expect(queryNames(v0(`/${cmd}`)), cmd).toEqual({});
@@ -311,7 +311,7 @@ describe('responses', () => {
     // A nullable reference as OpenAPI 3.0.3 lets one be written (nullable acts only beside a type).
     expect(state.properties.message).toEqual({ anyOf: [{ $ref: '#/components/schemas/Message' }, { type: 'object', nullable: true, enum: [null] }] });
     const timer = doc.components.schemas.Timer as { required: string[] };
-    expect([...timer.required].sort()).toEqual(['appearance', 'duration', 'id', 'label', 'scheduledAt', 'speaker', 'tagId', 'warnAt']);
+    expect([...timer.required].sort()).toEqual(['appearance', 'dangerAt', 'duration', 'endsAt', 'id', 'label', 'scheduledAt', 'speaker', 'tagId', 'warnAt']);
   });
 });
 

@@ -28,6 +28,14 @@ interface Schema {
   readonly properties?: Record<string, Schema>;
   readonly required?: readonly string[];
   readonly anyOf?: readonly Schema[];
+  readonly nullable?: boolean;
+}
+
+/** The integer branch of a query schema that is "an integer, or the empty string" (an instant that may be cleared). */
+function integerOrEmpty(schema: Schema | undefined): Schema | undefined {
+  const branches = schema?.anyOf;
+  if (branches === undefined || !branches.some((b) => b.enum?.length === 1 && b.enum[0] === '')) return undefined;
+  return branches.find((b) => b.type === 'integer');
 }
 interface QueryParameter {
   readonly name: string;
@@ -53,6 +61,9 @@ const ROOM_REFUSALS = [
   /^ms: adjusting by -?\d+ would leave -?\d+ ms, above the maximum/,
   /^duration: the active timer would have \d+ ms left, above the maximum/,
   /^the running order is full/,
+  // The document gives the shape of a zone name; the box's time-zone database decides the rest.
+  /^timeZone: unknown time zone /,
+  /^ms: "[^"]*" counts to a time of day/,
 ];
 
 let doc: OpenApiDocument;
@@ -133,6 +144,8 @@ function encodable(s: string): boolean {
 
 /** A value as a query (or form body) carries it: a string, before percent-encoding. */
 function queryValue(schema: Schema, within: Within): fc.Arbitrary<string> {
+  const integer = integerOrEmpty(schema);
+  if (integer !== undefined) return fc.oneof({ weight: 4, arbitrary: queryValue(integer, within) }, { weight: 1, arbitrary: fc.constant('') });
   if (schema.type === 'integer') {
     const min = schema.minimum ?? -1e9;
     const max = schema.maximum ?? 1e9;
@@ -179,6 +192,7 @@ function jsonValue(schema: Schema, within: Within): fc.Arbitrary<unknown> {
   } else {
     right = fc.string({ maxLength: 8 });
   }
+  if (schema.nullable === true) right = fc.oneof({ weight: 4, arbitrary: right }, { weight: 1, arbitrary: fc.constant(null) });
   return within ? right : fc.oneof({ weight: 5, arbitrary: right }, { weight: 1, arbitrary: wrongType });
 }
 
@@ -295,7 +309,8 @@ function namesOf(errors: readonly ErrorObject[] | null | undefined): string[] {
 
 /** A url-encoded value typed as the document types it: integers as numbers when they are written as one. */
 function typed(value: string, schema: Schema | undefined): unknown {
-  return schema?.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
+  const integer = schema?.type === 'integer' || integerOrEmpty(schema) !== undefined;
+  return integer && /^-?\d+$/.test(value) ? Number(value) : value;
 }
 
 function urlObject(fields: readonly UrlField[], schemas: Record<string, Schema | undefined>): { object: Json; broken: string[] } {

@@ -40,7 +40,7 @@ describe('GET /state', () => {
       settings: { zeroBehavior: 'continue', autoAdvance: false },
     });
     expect(state.timers).toEqual([
-      { id: 't1', label: 'Timer 1', speaker: '', duration: 600_000, warnAt: 60_000, appearance: 'countdown', tagId: null, scheduledAt: null },
+      { id: 't1', label: 'Timer 1', speaker: '', duration: 600_000, warnAt: 60_000, appearance: 'countdown', tagId: null, scheduledAt: null, endsAt: null, dangerAt: 0 },
     ]);
   });
 
@@ -75,7 +75,7 @@ describe('/timers', () => {
     expect(result.status).toBe(201);
     const { timer } = TimerCreatedSchema.parse(result.body);
     expect(timer).toEqual({
-      id: 't2', label: 'Timer 2', speaker: '', duration: 600_000, warnAt: 60_000, appearance: 'countdown', tagId: null, scheduledAt: null,
+      id: 't2', label: 'Timer 2', speaker: '', duration: 600_000, warnAt: 60_000, appearance: 'countdown', tagId: null, scheduledAt: null, endsAt: null, dangerAt: 0,
     });
     const state = stateOf(await api.get('/state'));
     expect(state.timers.map((t) => t.id)).toEqual(['t1', 't2']);
@@ -316,15 +316,15 @@ describe('/settings (addition)', () => {
   it('GET takes zeroBehavior and autoAdvance (0/1) from the query', async () => {
     const { api } = setup();
     const state = stateOf(await api.get('/settings?zeroBehavior=stop&autoAdvance=1'));
-    expect(state.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true });
+    expect(state.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
     expect(state).toMatchObject({ zeroBehavior: 'stop', autoAdvance: true });
-    expect(stateOf(await api.get('/settings?autoAdvance=0')).settings).toEqual({ zeroBehavior: 'stop', autoAdvance: false });
+    expect(stateOf(await api.get('/settings?autoAdvance=0')).settings).toEqual({ zeroBehavior: 'stop', autoAdvance: false, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
   });
 
   it('POST takes them from JSON, booleans for autoAdvance', async () => {
     const { api } = setup();
     expect(stateOf(await api.post('/settings', { zeroBehavior: 'hide', autoAdvance: true })).settings).toEqual({
-      zeroBehavior: 'hide', autoAdvance: true,
+      zeroBehavior: 'hide', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70,
     });
   });
 

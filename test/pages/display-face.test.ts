@@ -20,7 +20,7 @@ function state(opts: { remainingMs: number; running?: boolean; warnAt?: number; 
     ...base,
     timers: [timer],
     transport: opts.running === false ? { running: false, remainingMs: opts.remainingMs } : { running: true, endMonoMs: MONO + opts.remainingMs },
-    settings: { zeroBehavior: opts.zero ?? 'continue', autoAdvance: false },
+    settings: { ...base.settings, zeroBehavior: opts.zero ?? 'continue', autoAdvance: false },
   };
   return toSnapshot(room, MONO, WALL);
 }

@@ -15,6 +15,7 @@ import { parseDocument, SCHEMA_VERSION, type RoomDocument } from '../../src/stor
 import { COALESCE_MS, RETRY_MS, RoomStore, SEQ_RESERVE, STATE_FILE, STATE_FILE_MAX_BYTES } from '../../src/store/room-store.js';
 import { FakeClock } from '../helpers/test-app.js';
 import { captureLog, LEVEL } from './log-capture.js';
+import { at } from '../domain/now.js';
 
 let dataDir: string;
 
@@ -44,7 +45,7 @@ function onDisk(): RoomDocument {
  * first and recorded once saved; anything else is recorded at once.
  */
 function apply(store: RoomStore, clock: FakeClock, room: Room, command: Command): { room: Room; durable: Promise<void> } {
-  const next = applyCommand(room, command, clock.monoMs()).room;
+  const next = applyCommand(room, command, at(clock.monoMs())).room;
   const change: RoomChange = { room: next, previous: room, cause: command, source: 'http-v1' };
   if (isRunningOrderEdit(command)) return { room: next, durable: store.saveFirst(next).then(() => store.record(change)) };
   store.record(change);
@@ -101,7 +102,7 @@ describe('RoomStore: round trip', () => {
     expect(restored.room.activeTimerId).toBe('second');
     expect(restored.room.message).toEqual(room.message);
     expect([restored.room.blackout, restored.room.onAir]).toEqual([true, true]);
-    expect(restored.room.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true });
+    expect(restored.room.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
     expect(restored.room.seq).toBe(room.seq);
     expect(remainingAt(restored.room, clock.monoMs())).toBe(remainingAt(room, clock.monoMs()));
   });

@@ -6,7 +6,7 @@ import type { Timer } from '../../domain/types.js';
 
 export type ApiResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
-type Body = Readonly<Record<string, string | number | boolean>>;
+type Body = Readonly<Record<string, string | number | boolean | null>>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

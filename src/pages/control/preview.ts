@@ -60,7 +60,7 @@ export class Preview {
     setText(this.#time, face.time);
     const timeClass = lengthClass(face.time);
     if (this.#time.className !== timeClass) this.#time.className = timeClass;
-    const screenClass = `pv-screen pv-${face.tone}`;
+    const screenClass = `pv-screen pv-${face.tone}${face.danger ? ' pv-danger' : ''}${face.inverted ? ' pv-inverted' : ''}`;
     if (this.#screen.className !== screenClass) this.#screen.className = screenClass;
     setText(this.#label, face.label);
     setText(this.#speaker, face.speaker);

@@ -26,7 +26,7 @@ export class RoomCommands {
   }
 
   /** `what` names the action for the error message. Resolves true when the box accepted it. */
-  async run(what: string, path: string, body: Readonly<Record<string, string | number | boolean>> = {}): Promise<boolean> {
+  async run(what: string, path: string, body: Readonly<Record<string, string | number | boolean | null>> = {}): Promise<boolean> {
     const result = await this.#api.command(path, body);
     if (result.ok) {
       this.#latest.offer(result.value);

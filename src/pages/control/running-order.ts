@@ -5,10 +5,12 @@
 import type { Snapshot } from '../../domain/snapshot.js';
 import { APPEARANCES, type Appearance, type Timer } from '../../domain/types.js';
 import { DURATION_HINT, formatDurationText, parseDurationText } from './duration-text.js';
+import { instantText, parseInstantText } from './time-of-day-text.js';
 import { byId, make, setText } from './elements.js';
 import type { RoomCommands } from './room-commands.js';
 
-type TextField = 'label' | 'speaker' | 'duration' | 'warnAt';
+type TextField = 'label' | 'speaker' | 'duration' | 'warnAt' | 'dangerAt' | 'scheduledAt' | 'endsAt';
+const TEXT_FIELDS: readonly TextField[] = ['label', 'speaker', 'duration', 'warnAt', 'dangerAt', 'scheduledAt', 'endsAt'];
 
 const APPEARANCE_WORDS: Readonly<Record<Appearance, string>> = { countdown: 'Countdown', countup: 'Count up', clock: 'Clock' };
 const FIELD_WORDS: Readonly<Record<TextField | 'appearance', string>> = {
@@ -16,6 +18,9 @@ const FIELD_WORDS: Readonly<Record<TextField | 'appearance', string>> = {
   speaker: 'Speaker',
   duration: 'Duration',
   warnAt: 'Warn at',
+  dangerAt: 'Red at',
+  scheduledAt: 'Starts at',
+  endsAt: 'Ends at',
   appearance: 'Shows',
 };
 const DELETE_CONFIRM_MS = 4_000;
@@ -33,7 +38,8 @@ interface Row {
   confirmUntil: ReturnType<typeof setTimeout> | null;
 }
 
-function fieldText(timer: Timer, field: TextField): string {
+/** A field as the console shows it; times of day in the room's zone and format, from the snapshot. */
+function fieldText(timer: Timer, field: TextField, shown: Snapshot | null): string {
   switch (field) {
     case 'label':
       return timer.label;
@@ -43,6 +49,11 @@ function fieldText(timer: Timer, field: TextField): string {
       return formatDurationText(timer.duration);
     case 'warnAt':
       return formatDurationText(timer.warnAt);
+    case 'dangerAt':
+      return formatDurationText(timer.dangerAt);
+    case 'scheduledAt':
+    case 'endsAt':
+      return shown === null ? '' : instantText(timer[field], shown.serverNow, shown.settings);
     default: {
       const unknown: never = field;
       throw new Error(`unknown field ${String(unknown)}`);
@@ -124,6 +135,9 @@ export class RunningOrder {
       speaker: input('speaker', 200),
       duration: input('duration', 0),
       warnAt: input('warnAt', 0),
+      dangerAt: input('dangerAt', 0),
+      scheduledAt: input('scheduledAt', 0),
+      endsAt: input('endsAt', 0),
     };
     const appearance = make('select', { className: 'f-appearance' });
     for (const value of APPEARANCES) appearance.appendChild(make('option', { text: APPEARANCE_WORDS[value], attrs: { value } }));
@@ -139,20 +153,23 @@ export class RunningOrder {
       make('td', {}, [inputs.speaker]),
       make('td', {}, [inputs.duration]),
       make('td', {}, [inputs.warnAt]),
+      make('td', {}, [inputs.dangerAt]),
+      make('td', {}, [inputs.scheduledAt]),
+      make('td', {}, [inputs.endsAt]),
       make('td', {}, [appearance]),
       make('td', { className: 'c-actions' }, [select, up, down, remove]),
     ]);
     const row: Row = { tr, position, idText, inputs, appearance, select, up, down, remove, confirmUntil: null };
     setText(idText, id);
 
-    for (const field of ['label', 'speaker', 'duration', 'warnAt'] as const) {
+    for (const field of TEXT_FIELDS) {
       const node = inputs[field];
       node.addEventListener('change', () => void this.#commitText(id, field, node));
       node.addEventListener('keydown', (event) => {
         if (event.key === 'Enter') node.blur();
         if (event.key === 'Escape') {
           const timer = this.#timer(id);
-          if (timer !== undefined) node.value = fieldText(timer, field);
+          if (timer !== undefined) node.value = fieldText(timer, field, this.#commands.shown);
           node.blur();
         }
       });
@@ -160,7 +177,7 @@ export class RunningOrder {
       // before blur), it shows the room's value again at once.
       node.addEventListener('blur', () => {
         const timer = this.#timer(id);
-        if (timer !== undefined && !this.#pending.has(node)) node.value = fieldText(timer, field);
+        if (timer !== undefined && !this.#pending.has(node)) node.value = fieldText(timer, field, this.#commands.shown);
       });
     }
     appearance.addEventListener('change', () => void this.#commit(id, 'appearance', appearance, { appearance: appearance.value }));
@@ -177,11 +194,11 @@ export class RunningOrder {
     const className = active ? 'active' : '';
     if (row.tr.className !== className) row.tr.className = className;
     setText(row.position, active ? `▶ ${index + 1}` : String(index + 1));
-    for (const field of ['label', 'speaker', 'duration', 'warnAt'] as const) {
+    for (const field of TEXT_FIELDS) {
       const node = row.inputs[field];
       node.setAttribute('aria-label', `${FIELD_WORDS[field]} of timer ${index + 1}`);
       if (document.activeElement === node || this.#pending.has(node)) continue;
-      const text = fieldText(timer, field);
+      const text = fieldText(timer, field, snapshot);
       if (node.value !== text) node.value = text;
     }
     row.appearance.setAttribute('aria-label', `${FIELD_WORDS.appearance} (timer ${index + 1})`);
@@ -205,12 +222,22 @@ export class RunningOrder {
   async #commitText(id: string, field: TextField, node: HTMLInputElement): Promise<void> {
     const timer = this.#timer(id);
     if (timer === undefined) return;
-    if (node.value === fieldText(timer, field)) return;
-    if (field === 'duration' || field === 'warnAt') {
+    const shown = this.#commands.shown;
+    if (node.value === fieldText(timer, field, shown)) return;
+    if (field === 'scheduledAt' || field === 'endsAt') {
+      if (shown === null) return;
+      const at = parseInstantText(node.value, shown.serverNow, shown.settings.timeZone);
+      if (at === undefined) {
+        this.#commands.failed(`${FIELD_WORDS[field]} of "${this.#name(id)}"`, `"${node.value}" is not a time of day: write 19:30, 7:30 pm or 2026-11-24 09:00, or nothing for none`);
+        node.value = fieldText(timer, field, shown);
+        return;
+      }
+      await this.#commit(id, field, node, { [field]: at });
+    } else if (field === 'duration' || field === 'warnAt' || field === 'dangerAt') {
       const ms = parseDurationText(node.value);
       if (ms === null) {
         this.#commands.failed(`${FIELD_WORDS[field]} of "${this.#name(id)}"`, `"${node.value}" is not a duration: ${DURATION_HINT}`);
-        node.value = fieldText(timer, field);
+        node.value = fieldText(timer, field, shown);
         return;
       }
       await this.#commit(id, field, node, { [field]: ms });
@@ -219,7 +246,7 @@ export class RunningOrder {
     }
   }
 
-  async #commit(id: string, field: TextField | 'appearance', node: HTMLInputElement | HTMLSelectElement, body: Record<string, string | number>): Promise<void> {
+  async #commit(id: string, field: TextField | 'appearance', node: HTMLInputElement | HTMLSelectElement, body: Record<string, string | number | null>): Promise<void> {
     this.#pending.add(node);
     await this.#commands.run(`${FIELD_WORDS[field]} of "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/update`, body);
     this.#pending.delete(node);

@@ -1,7 +1,8 @@
-// Room settings: what happens at zero, and auto-advance. Shown from the
-// snapshot; each press sends the value asked for, not a toggle.
+// Room settings: what happens at zero, auto-advance, the room's time zone and
+// clock format. Shown from the snapshot; each press sends the value asked for,
+// not a toggle.
 import type { Snapshot } from '../../domain/snapshot.js';
-import type { ZeroBehavior } from '../../domain/types.js';
+import type { ClockFormat, ZeroBehavior } from '../../domain/types.js';
 import { byId, setPressed } from './elements.js';
 import type { RoomCommands } from './room-commands.js';
 
@@ -11,6 +12,11 @@ export class SettingsPanel {
   readonly #commands: RoomCommands;
   readonly #zeroButtons: HTMLButtonElement[] = [];
   readonly #autoAdvance = byId('auto-advance', HTMLButtonElement);
+  readonly #timeZone = byId('time-zone', HTMLInputElement);
+  readonly #clockFormatButtons: HTMLButtonElement[] = [];
+  readonly #chimeZero = byId('chime-zero', HTMLButtonElement);
+  readonly #chimeWarning = byId('chime-warning', HTMLButtonElement);
+  readonly #chimeVolume = byId('chime-volume', HTMLInputElement);
 
   constructor(commands: RoomCommands) {
     this.#commands = commands;
@@ -27,10 +33,49 @@ export class SettingsPanel {
       const autoAdvance = !shown.autoAdvance;
       void this.#commands.run(autoAdvance ? 'Auto-advance on' : 'Auto-advance off', '/settings', { autoAdvance });
     });
+    const setZone = () => {
+      const timeZone = this.#timeZone.value.trim();
+      if (timeZone.length > 0) void this.#commands.run(`Time zone ${timeZone}`, '/settings', { timeZone });
+    };
+    byId('time-zone-set', HTMLButtonElement).addEventListener('click', setZone);
+    this.#timeZone.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') setZone();
+    });
+    this.#chimeZero.addEventListener('click', () => {
+      const shown = this.#commands.shown;
+      if (shown === null) return;
+      const chimeAtZero = !shown.settings.chimeAtZero;
+      void this.#commands.run(chimeAtZero ? 'Chime at zero on' : 'Chime at zero off', '/settings', { chimeAtZero });
+    });
+    this.#chimeWarning.addEventListener('click', () => {
+      const shown = this.#commands.shown;
+      if (shown === null) return;
+      const chimeAtWarning = !shown.settings.chimeAtWarning;
+      void this.#commands.run(chimeAtWarning ? 'Chime at warning on' : 'Chime at warning off', '/settings', { chimeAtWarning });
+    });
+    // Sent when the slider is let go, not at every step of a drag.
+    this.#chimeVolume.addEventListener('change', () => {
+      const chimeVolume = Number(this.#chimeVolume.value);
+      void this.#commands.run(`Chime volume ${chimeVolume} %`, '/settings', { chimeVolume });
+    });
+    byId('chime-test', HTMLButtonElement).addEventListener('click', () => void this.#commands.run('Test chime on every display', '/chime'));
+    const formats = document.querySelectorAll<HTMLButtonElement>('button[data-clock-format]');
+    for (let i = 0; i < formats.length; i += 1) {
+      const button = formats[i] as HTMLButtonElement;
+      const clockFormat = button.getAttribute('data-clock-format') as ClockFormat;
+      this.#clockFormatButtons.push(button);
+      button.addEventListener('click', () => void this.#commands.run(`Clock ${clockFormat}`, '/settings', { clockFormat }));
+    }
   }
 
   render(snapshot: Snapshot): void {
     for (const button of this.#zeroButtons) setPressed(button, button.getAttribute('data-zero') === snapshot.zeroBehavior);
     setPressed(this.#autoAdvance, snapshot.autoAdvance);
+    for (const button of this.#clockFormatButtons) setPressed(button, button.getAttribute('data-clock-format') === snapshot.settings.clockFormat);
+    setPressed(this.#chimeZero, snapshot.settings.chimeAtZero);
+    setPressed(this.#chimeWarning, snapshot.settings.chimeAtWarning);
+    if (document.activeElement !== this.#chimeVolume) this.#chimeVolume.value = String(snapshot.settings.chimeVolume);
+    // Never overwrite what someone is typing.
+    if (document.activeElement !== this.#timeZone) this.#timeZone.value = snapshot.settings.timeZone;
   }
 }

@@ -28,6 +28,8 @@ export class TransportPanel {
     this.#previous.addEventListener('click', () => this.previous());
     this.#next.addEventListener('click', () => this.next());
     this.#blackout.addEventListener('click', () => this.blackout());
+    // A flash is a moment, not a switch: nothing to show as pressed.
+    byId('flash-screens', HTMLButtonElement).addEventListener('click', () => void this.#commands.run('Flash screens', '/flash', { count: 3 }));
     this.#onAir.addEventListener('click', () => this.onAir());
     const adjusters = document.querySelectorAll<HTMLButtonElement>('button[data-adjust-ms]');
     for (let i = 0; i < adjusters.length; i += 1) {

@@ -2,8 +2,9 @@
 // Pure: the snapshot and the estimated server time come in, nothing reads a
 // clock. Every boundary is computed from endAt/remainingAtPause on the server's
 // timeline, so screens that agree on server time flip together.
-import type { Snapshot } from '../../domain/snapshot.js';
-import type { MessageColor } from '../../domain/types.js';
+import type { Snapshot, SnapshotFlash } from '../../domain/snapshot.js';
+import type { MessageColor, Settings } from '../../domain/types.js';
+import { formatTimeOfDay as formatInZone } from './time-of-day.js';
 
 export type Tone = 'normal' | 'warn' | 'over';
 
@@ -19,6 +20,13 @@ export interface Face {
   /** The big digits; empty when nothing is to be shown (`hide` at zero). */
   readonly time: string;
   readonly tone: Tone;
+  /**
+   * The red threshold (the timer's dangerAt) is passed and zero is not: shown red.
+   * Beside `tone` ('warn' while it holds), so readers of the three tones need not change.
+   */
+  readonly danger: boolean;
+  /** In an inverted half of a screen flash (the `flash` command), on the server's timeline. */
+  readonly inverted: boolean;
   /** Elapsed share of the duration, 0..1, in thousandths; null when there is no bar (time of day). */
   readonly progress: number | null;
   readonly label: string;
@@ -53,7 +61,16 @@ export type DisplayState = Pick<
   | 'duration'
   | 'message'
   | 'timers'
->;
+> & {
+  /** A screen flash still to come or going on; absent (an older server): none. */
+  readonly flash?: SnapshotFlash | null;
+  /** The active timer's red threshold; absent (an older server): none. */
+  readonly dangerAt?: number;
+  /** The room's zone and clock format for times of day; absent (an older server): UTC, 24 h. */
+  readonly settings?: Pick<Settings, 'timeZone' | 'clockFormat'>;
+};
+
+const DEFAULT_TIME_OF_DAY: Pick<Settings, 'timeZone' | 'clockFormat'> = { timeZone: 'UTC', clockFormat: '24h' };
 
 export function remainingAt(state: DisplayState, serverNowMs: number): number {
   if (state.running && state.endAt !== null) return state.endAt - serverNowMs;
@@ -70,10 +87,9 @@ export function formatSeconds(totalSeconds: number): string {
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
 }
 
-/** Local time of day of a server instant, `hh:mm:ss` (24 h), in this device's time zone. */
-export function formatTimeOfDay(serverMs: number): string {
-  const d = new Date(serverMs);
-  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+/** Time of day of a server instant in the room's zone and format (not this device's). */
+export function formatTimeOfDay(serverMs: number, settings: Pick<Settings, 'timeZone' | 'clockFormat'> = DEFAULT_TIME_OF_DAY): string {
+  return formatInZone(serverMs, settings);
 }
 
 /**
@@ -90,6 +106,15 @@ export function countdownText(remainingMs: number): string {
 function toneOf(remainingMs: number, warnAtMs: number): Tone {
   if (remainingMs <= 0) return 'over';
   return remainingMs <= warnAtMs ? 'warn' : 'normal';
+}
+
+/** Inverted in the first half of each period from startAt until endAt; and when that next changes. */
+function flashAt(flash: SnapshotFlash | null | undefined, nowMs: number): { inverted: boolean; nextChangeAt: number | null } {
+  if (flash === null || flash === undefined || nowMs >= flash.endAt) return { inverted: false, nextChangeAt: null };
+  if (nowMs < flash.startAt) return { inverted: false, nextChangeAt: flash.startAt };
+  const half = flash.periodMs / 2;
+  const halves = Math.floor((nowMs - flash.startAt) / half);
+  return { inverted: halves % 2 === 0, nextChangeAt: Math.min(flash.endAt, flash.startAt + (halves + 1) * half) };
 }
 
 function earliestAfter(nowMs: number, candidates: readonly (number | null)[]): number | null {
@@ -115,13 +140,15 @@ export function faceAt(state: DisplayState, serverNowMs: number): FaceAt {
   // Under `stop` the server pauses at zero; until its event arrives, do not show an overrun.
   const rawRemaining = remainingAt(state, serverNowMs);
   const remaining = state.zeroBehavior === 'stop' ? Math.max(0, rawRemaining) : rawRemaining;
-  const tone = appearance === 'clock' ? 'normal' : toneOf(remaining, state.warnAt);
+  const dangerAt = state.dangerAt ?? 0;
+  const tone = appearance === 'clock' ? 'normal' : toneOf(remaining, Math.max(state.warnAt, dangerAt));
+  const danger = appearance !== 'clock' && dangerAt > 0 && remaining > 0 && remaining <= dangerAt;
   const hidden = state.zeroBehavior === 'hide' && remaining <= 0 && appearance !== 'clock';
 
   let time: string;
   let nextDigits: number | null = null;
   if (appearance === 'clock') {
-    time = formatTimeOfDay(serverNowMs);
+    time = formatTimeOfDay(serverNowMs, state.settings ?? DEFAULT_TIME_OF_DAY);
     nextDigits = Math.floor(serverNowMs / 1000) * 1000 + 1000;
   } else if (appearance === 'countup') {
     // Elapsed is below zero only when time was added beyond the duration; it shows 0:00 until it reaches a second.
@@ -149,6 +176,8 @@ export function faceAt(state: DisplayState, serverNowMs: number): FaceAt {
   const face: Face = {
     time,
     tone,
+    danger,
+    inverted: false,
     progress,
     label: state.activeLabel,
     speaker: state.activeSpeaker,
@@ -157,14 +186,17 @@ export function faceAt(state: DisplayState, serverNowMs: number): FaceAt {
     blackout: state.blackout,
   };
 
-  // A black screen has nothing to redraw until the next snapshot.
+  // A black screen has nothing to redraw until the next snapshot (and does not flash).
   if (state.blackout) return { face, nextChangeAt: null };
+  const flash = flashAt(state.flash, serverNowMs);
   const running = state.running && state.endAt !== null;
   const nextChangeAt = earliestAfter(serverNowMs, [
     nextDigits,
     running && appearance !== 'clock' ? (state.endAt as number) - state.warnAt : null,
+    running && appearance !== 'clock' && dangerAt > 0 ? (state.endAt as number) - dangerAt : null,
     running && appearance !== 'clock' ? state.endAt : null,
     flashing ? Math.floor(serverNowMs / FLASH_PERIOD_MS) * FLASH_PERIOD_MS + FLASH_PERIOD_MS : null,
+    flash.nextChangeAt,
   ]);
-  return { face, nextChangeAt };
+  return { face: flash.inverted ? { ...face, inverted: true } : face, nextChangeAt };
 }

@@ -5,6 +5,8 @@
 // visible changes (a second boundary, a flash, a new snapshot), never in a loop.
 import './display.css';
 import type { Snapshot } from '../../domain/snapshot.js';
+import { createChimePlayer } from './chime.js';
+import { cuesOf, dueCues, nextCueAt, type Cue } from './chime-cues.js';
 import { faceAt } from './face.js';
 import { keepAwake } from './keep-awake.js';
 import { startLiveStream } from './live-stream.js';
@@ -23,6 +25,25 @@ function start(): void {
   let state: Snapshot | null = null;
   let pending: ReturnType<typeof setTimeout> | null = null;
   let syncing = false;
+  const chime = createChimePlayer();
+  const soundButton = document.getElementById('sound');
+  /** The server instant of the last redraw, and the cues of the state drawn then: a cue between it and now plays. */
+  let lastDrawnAt: number | null = null;
+  let lastCues: Cue[] = [];
+  const played = new Set<string>();
+
+  const showSoundButton = (): void => {
+    if (soundButton === null) return;
+    const wanted = state !== null && (state.settings.chimeAtZero || state.settings.chimeAtWarning);
+    soundButton.hidden = !(wanted && chime.needsTap());
+  };
+  if (soundButton !== null) {
+    soundButton.addEventListener('click', () => {
+      chime.unlock();
+      soundButton.hidden = true;
+    });
+  }
+  chime.onChange(showSoundButton);
 
   const redraw = (): void => {
     if (pending !== null) {
@@ -33,8 +54,20 @@ function start(): void {
     if (state === null || nowMs === null) return;
     const drawn = faceAt(state, nowMs);
     screen.render(drawn.face);
+    // The chime plays in the same turn as the digits it goes with; the previous
+    // state's cues count too (a pause at zero may arrive just before the wake-up).
+    const cues = cuesOf(state);
+    if (lastDrawnAt !== null) {
+      const due = dueCues(lastCues.concat(cues), lastDrawnAt, nowMs, played);
+      for (let i = 0; i < due.length; i += 1) chime.play((due[i] as Cue).kind, state.settings.chimeVolume);
+      if (played.size > 50) played.clear();
+    }
+    lastDrawnAt = nowMs;
+    lastCues = cues;
     // A timer that fires a hair early redraws nothing and lands here again for the rest.
-    const nextChangeAt = drawn.nextChangeAt;
+    const faceNext = drawn.nextChangeAt;
+    const cueNext = nextCueAt(cues, nowMs);
+    const nextChangeAt = faceNext === null ? cueNext : cueNext === null ? faceNext : Math.min(faceNext, cueNext);
     if (nextChangeAt !== null) pending = setTimeout(redraw, Math.max(0, Math.ceil(nextChangeAt - nowMs)));
   };
 
@@ -57,6 +90,7 @@ function start(): void {
       clock.hint(snapshot.serverNow);
       state = snapshot;
       redraw();
+      showSoundButton();
     },
     onLink(up) {
       screen.setLink(up);

@@ -32,8 +32,8 @@ export function createScreen(): Screen {
   let last: Face | null = null;
   let lastMessage: FaceMessage | null = null;
 
-  const setTone = (tone: Tone): void => {
-    screen.className = `screen tone-${tone}`;
+  const setTone = (tone: Tone, danger: boolean, inverted: boolean): void => {
+    screen.className = `screen tone-${tone}${danger ? ' tone-danger' : ''}${inverted ? ' inverted' : ''}`;
   };
 
   return {
@@ -45,7 +45,9 @@ export function createScreen(): Screen {
         const cls = lengthClass(face.time);
         if (time.className !== cls) time.className = cls;
       }
-      if (prev === null || prev.tone !== face.tone) setTone(face.tone);
+      if (prev === null || prev.tone !== face.tone || prev.danger !== face.danger || prev.inverted !== face.inverted) {
+        setTone(face.tone, face.danger, face.inverted);
+      }
       if (prev === null || prev.label !== face.label) label.textContent = face.label;
       if (prev === null || prev.speaker !== face.speaker) speaker.textContent = face.speaker;
       if (prev === null || prev.progress !== face.progress) {

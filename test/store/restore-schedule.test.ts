@@ -1,0 +1,113 @@
+// Scheduled starts across a restart: one that fell due while the box was off
+// comes back running with its end at scheduledAt + duration, or, if that end has
+// passed too, the room is left as it was with a warning. And a room file of
+// schema version 1 (before scheduled starts) still loads.
+import { describe, expect, it } from 'vitest';
+import { createRoom, newTimer, remainingAt } from '../../src/domain/room.js';
+import type { Room } from '../../src/domain/types.js';
+import { restoreRoom } from '../../src/store/restore.js';
+import { parseDocument, serializeDocument, SCHEMA_VERSION, toDocument, type ClockReading } from '../../src/store/room-document.js';
+
+const SAVED_AT: ClockReading = { monoMs: 7_200_000, wallMs: Date.UTC(2026, 10, 23, 8, 55, 0) };
+const AT = Date.UTC(2026, 10, 23, 9, 0, 0);
+const bootMono = 1_500;
+const wallAt = (wallMs: number): ClockReading => ({ monoMs: bootMono, wallMs });
+
+function day(): Room {
+  const room = createRoom('unused');
+  const timers = [
+    newTimer('doors', { label: 'Doors', duration: 600_000 }, 1),
+    newTimer('keynote', { label: 'Keynote', duration: 1_200_000, scheduledAt: AT }, 2),
+  ];
+  return { ...room, seq: 30, timers, activeTimerId: 'doors', transport: { running: false, remainingMs: 600_000 } };
+}
+
+function saved(room: Room) {
+  const read = parseDocument(serializeDocument(toDocument(room, SAVED_AT, room.seq)));
+  if (read.kind !== 'ok') throw new Error(`did not parse: ${JSON.stringify(read)}`);
+  return read.document;
+}
+
+describe('restoring scheduled starts', () => {
+  it('one still armed after the restart stays armed', () => {
+    const restored = restoreRoom(saved(day()), wallAt(AT - 1_000));
+    expect(restored.scheduled).toEqual({ started: null, missed: [] });
+    expect(restored.room.activeTimerId).toBe('doors');
+    expect(restored.room.passedSchedules).toEqual([]);
+  });
+
+  it('missed while off and still within its duration: active and running, its end at scheduledAt + duration', () => {
+    const restored = restoreRoom(saved(day()), wallAt(AT + 300_000));
+    expect(restored.warning).toBeNull();
+    expect(restored.scheduled.started).toEqual({ timerId: 'keynote', scheduledAt: AT });
+    expect(restored.room.activeTimerId).toBe('keynote');
+    expect(restored.room.transport.running).toBe(true);
+    expect(remainingAt(restored.room, bootMono)).toBe(900_000);
+    expect(restored.room.seq).toBe(31);
+    // Fired: it is not started again by the next settle.
+    expect(restored.room.passedSchedules).toEqual([{ timerId: 'keynote', scheduledAt: AT }]);
+  });
+
+  it('also over a running timer, which it replaces as a select + start would have', () => {
+    const running: Room = { ...day(), transport: { running: true, endMonoMs: SAVED_AT.monoMs + 600_000 } };
+    const restored = restoreRoom(saved(running), wallAt(AT + 60_000));
+    expect(restored.room.activeTimerId).toBe('keynote');
+    expect(remainingAt(restored.room, bootMono)).toBe(1_140_000);
+  });
+
+  it('missed and already over: the room is left as it was, with a warning naming it', () => {
+    const restored = restoreRoom(saved(day()), wallAt(AT + 1_200_000));
+    expect(restored.scheduled).toEqual({ started: null, missed: [{ timerId: 'keynote', scheduledAt: AT }] });
+    expect(restored.warning).toMatch(/"keynote" at 2026-11-23T09:00:00.000Z/);
+    expect(restored.room.activeTimerId).toBe('doors');
+    expect(restored.room.transport).toEqual({ running: false, remainingMs: 600_000 });
+  });
+
+  it('keeps the passed schedules through the file, so a fired start never fires again after a restart', () => {
+    const fired = restoreRoom(saved(day()), wallAt(AT + 300_000)).room;
+    const again = restoreRoom(saved(fired), wallAt(AT + 400_000));
+    expect(again.scheduled).toEqual({ started: null, missed: [] });
+    expect(again.room.seq).toBe(fired.seq);
+  });
+});
+
+describe('room file schema versions', () => {
+  it('writes the current version', () => {
+    expect(SCHEMA_VERSION).toBe(2);
+    expect(saved(day()).schemaVersion).toBe(2);
+  });
+
+  it('reads a version 1 file, with no scheduled start passed', () => {
+    const v1 = {
+      schemaVersion: 1,
+      savedAtWallMs: SAVED_AT.wallMs,
+      seqReservedTo: 10_040,
+      room: {
+        seq: 40,
+        timers: [{ id: 'a', label: 'Intro', speaker: '', duration: 60_000, warnAt: 10_000, appearance: 'countdown', tagId: null, scheduledAt: null }],
+        activeTimerId: 'a',
+        transport: { running: false, remainingMs: 42_000 },
+        message: null,
+        blackout: false,
+        onAir: true,
+        settings: { zeroBehavior: 'stop', autoAdvance: false },
+      },
+    };
+    const read = parseDocument(JSON.stringify(v1));
+    expect(read.kind).toBe('ok');
+    if (read.kind !== 'ok') return;
+    expect(read.document.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(read.document.room.passedSchedules).toEqual([]);
+    const restored = restoreRoom(read.document, wallAt(SAVED_AT.wallMs + 5_000));
+    expect(restored.room).toMatchObject({ seq: 10_040, onAir: true, transport: { running: false, remainingMs: 42_000 } });
+  });
+
+  it('a damaged version 1 file is damaged, named as version 1', () => {
+    const read = parseDocument(JSON.stringify({ schemaVersion: 1, savedAtWallMs: 1, seqReservedTo: 1, room: {} }));
+    expect(read).toMatchObject({ kind: 'damaged', reason: expect.stringMatching(/^not a room file of schema version 1:/) as unknown });
+  });
+
+  it('a version 3 file is newer', () => {
+    expect(parseDocument(JSON.stringify({ schemaVersion: 3 }))).toEqual({ kind: 'newer', schemaVersion: 3 });
+  });
+});
