@@ -19,6 +19,7 @@ export const FEEDBACK_IDS = [
   'running',
   'paused',
   'warning',
+  'danger',
   'overrun',
   'stopped',
   'blackout',
@@ -70,6 +71,7 @@ export function feedbackDefinitions(source: FeedbackSource): CompanionFeedbackDe
     running: flagFeedback(source, 'running', 'Running', 'The timer runs', COLOURS.green, COLOURS.white),
     paused: flagFeedback(source, 'paused', 'Paused', 'The timer is paused (midway or ready at its duration), not stopped at zero', COLOURS.amber, COLOURS.black),
     warning: flagFeedback(source, 'warning', 'Warning', "Remaining time at or below the timer's warnAt (stays on in overrun)", COLOURS.orange, COLOURS.black),
+    danger: flagFeedback(source, 'danger', 'Danger', "Remaining time at or below the timer's red threshold (dangerAt), before zero", COLOURS.red, COLOURS.white),
     overrun: flagFeedback(source, 'overrun', 'Overrun', 'Past zero (the display counts on in red)', COLOURS.red, COLOURS.white),
     stopped: flagFeedback(source, 'stopped', 'At zero (stop)', 'Stopped at zero under the "stop" zero behaviour', COLOURS.darkRed, COLOURS.white),
     blackout: flagFeedback(source, 'blackout', 'Blackout', 'The screens are black', COLOURS.white, COLOURS.black),
@@ -143,7 +145,8 @@ export function feedbackDefinitions(source: FeedbackSource): CompanionFeedbackDe
         const keyHeight = feedback.image?.height ?? 72;
         const height = Math.min(keyHeight, Math.max(1, Math.round(Number(feedback.options.height) || 8)));
         const flags = flagsOf(state, view, source.isConnected());
-        const fill = flags.overrun || flags.stopped
+        // Danger shares the overrun colour, as on the display: red from the threshold on.
+        const fill = flags.overrun || flags.stopped || flags.danger
           ? colourOption(feedback.options, 'overrun', COLOURS.red)
           : flags.warning
             ? colourOption(feedback.options, 'warning', COLOURS.orange)
@@ -169,6 +172,7 @@ export function feedbackSignatures(state: Snapshot | null, view: RoomView | null
     running: String(flags.running),
     paused: String(flags.paused),
     warning: String(flags.warning),
+    danger: String(flags.danger),
     overrun: String(flags.overrun),
     stopped: String(flags.stopped),
     blackout: String(flags.blackout),
@@ -176,6 +180,6 @@ export function feedbackSignatures(state: Snapshot | null, view: RoomView | null
     connected: String(flags.connected),
     message: state?.message ? `${state.message.color}` : '',
     timer_active: state === null ? '' : `${state.activeTimerId}@${activePosition(state)}`,
-    progress: view === null ? '' : `${view.progress}/${flags.warning}/${flags.overrun || flags.stopped}`,
+    progress: view === null ? '' : `${view.progress}/${flags.warning}/${flags.overrun || flags.stopped || flags.danger}`,
   };
 }

@@ -11,6 +11,8 @@ export interface RoomFlags {
   /** Not running and not stopped at zero: paused midway, or ready at the top of a timer. */
   readonly paused: boolean;
   readonly warning: boolean;
+  /** Past the timer's red threshold (dangerAt, when it has one) and not yet at zero. */
+  readonly danger: boolean;
   readonly overrun: boolean;
   /** At zero under `stop`. */
   readonly stopped: boolean;
@@ -21,12 +23,13 @@ export interface RoomFlags {
 
 export function flagsOf(state: Snapshot | null, view: RoomView | null, connected: boolean): RoomFlags {
   if (state === null || view === null) {
-    return { running: false, paused: false, warning: false, overrun: false, stopped: false, blackout: false, onAir: false, connected };
+    return { running: false, paused: false, warning: false, danger: false, overrun: false, stopped: false, blackout: false, onAir: false, connected };
   }
   return {
     running: state.running,
     paused: !state.running && view.phase !== 'stopped',
     warning: view.remainingMs <= state.warnAt,
+    danger: state.dangerAt > 0 && view.remainingMs > 0 && view.remainingMs <= state.dangerAt,
     overrun: state.zeroBehavior !== 'stop' && view.remainingMs <= 0,
     stopped: view.phase === 'stopped',
     blackout: state.blackout,

@@ -4,7 +4,7 @@
 import type { Snapshot } from '../domain/snapshot.js';
 import { faceAt, formatSeconds } from '../pages/display/face.js';
 
-export const PHASES = ['ready', 'running', 'warning', 'overrun', 'paused', 'stopped'] as const;
+export const PHASES = ['ready', 'running', 'warning', 'danger', 'overrun', 'paused', 'stopped'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface RoomView {
@@ -36,6 +36,7 @@ function phaseOf(state: Snapshot, remainingMs: number): Phase {
   if (state.zeroBehavior === 'stop' && remainingMs <= 0) return 'stopped';
   if (!(state.running && state.endAt !== null)) return remainingMs === state.duration ? 'ready' : 'paused';
   if (remainingMs <= 0) return 'overrun';
+  if (state.dangerAt > 0 && remainingMs <= state.dangerAt) return 'danger';
   return remainingMs <= state.warnAt ? 'warning' : 'running';
 }
 

@@ -21,7 +21,7 @@ export const VARIABLES = [
   { variableId: 'duration', name: 'Duration of the active timer (m:ss)' },
   { variableId: 'duration_ms', name: 'Duration of the active timer in ms' },
   { variableId: 'progress', name: 'Elapsed share of the duration, percent (0-100)' },
-  { variableId: 'phase', name: 'Phase: ready, running, warning, overrun, paused or stopped' },
+  { variableId: 'phase', name: 'Phase: ready, running, warning, danger, overrun, paused or stopped' },
   { variableId: 'running', name: 'Running (true/false)' },
   { variableId: 'active_id', name: 'Active timer: id' },
   { variableId: 'active_label', name: 'Active timer: label' },

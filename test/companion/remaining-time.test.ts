@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { RoomClock, type Timers } from '../../src/companion/room-clock.js';
 import { viewAt, type RoomView } from '../../src/companion/room-view.js';
+import { flagsOf } from '../../src/companion/room-flags.js';
 import { snapshot, WALL } from './snapshots.js';
 
 describe('viewAt: what a key shows at a server instant', () => {
@@ -145,5 +146,20 @@ describe('RoomClock: offset correction and one timer on second boundaries', () =
     const clock = new RoomClock(() => {}, time);
     clock.accept(snapshot({ running: false, remainingMs: 30_000 }), true);
     expect(time.pendingCount()).toBe(0);
+  });
+});
+
+describe('the red threshold (dangerAt)', () => {
+  it('reads danger from dangerAt until zero, then overrun; the danger feedback follows, not before and not at zero', () => {
+    const s = { ...snapshot({ running: true, remainingMs: 70_000, warnAt: 60_000 }), dangerAt: 30_000 };
+    expect(viewAt(s, WALL + 30_000).phase).toBe('warning');
+    expect(viewAt(s, WALL + 40_000)).toMatchObject({ phase: 'danger', remaining: '0:30' });
+    expect(viewAt(s, WALL + 70_000).phase).toBe('overrun');
+    const dangerAt = (atMs: number) => flagsOf(s, viewAt(s, atMs), true).danger;
+    expect([dangerAt(WALL + 39_999), dangerAt(WALL + 40_000), dangerAt(WALL + 69_999), dangerAt(WALL + 70_000)]).toEqual([false, true, true, false]);
+    // No threshold: never danger.
+    const none = { ...s, dangerAt: 0 };
+    expect(viewAt(none, WALL + 60_000).phase).toBe('warning');
+    expect(flagsOf(none, viewAt(none, WALL + 60_000), true).danger).toBe(false);
   });
 });
