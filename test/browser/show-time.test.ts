@@ -63,6 +63,27 @@ describe('the room’s time zone and clock format', { timeout: 45_000 }, () => {
       }, { timeout: 5_000 })
       .toBe(true);
     expect(await page.textContent('#time')).toMatch(/^\d{1,2}:\d\d:\d\d [AP]M$/);
+    // The longest 12 h time fits the screen's width too, not only the digits of a countdown.
+    const inked = async (): Promise<{ left: number; right: number }> =>
+      page.evaluate(() => {
+        // The text's own extent (the element itself is as wide as the screen).
+        const range = document.createRange();
+        range.selectNodeContents(document.querySelector('#time') as HTMLElement);
+        const rect = range.getBoundingClientRect();
+        return { left: rect.left, right: rect.right };
+      });
+    const width = page.viewportSize()?.width ?? 0;
+    const shown = await inked();
+    expect(shown.left).toBeGreaterThanOrEqual(0);
+    expect(shown.right).toBeLessThanOrEqual(width);
+    await page.evaluate(() => {
+      const time = document.querySelector('#time') as HTMLElement;
+      time.textContent = '12:58:58 PM';
+      time.className = 'time len-11';
+    });
+    const longest = await inked();
+    expect(longest.left).toBeGreaterThanOrEqual(0);
+    expect(longest.right).toBeLessThanOrEqual(width);
     await saveScreenshot(page, 'show-time-12h-new-york');
     expect(problems).toEqual([]);
   });

@@ -8,9 +8,9 @@ function element(id: string): HTMLElement {
   return found;
 }
 
-/** Font size classes by length, so h:mm:ss and +m:ss still fit the width. */
+/** Font size classes by length, so h:mm:ss, +m:ss and a 12 h "12:04:18 PM" still fit the width. */
 function lengthClass(text: string): string {
-  return `time len-${Math.min(8, Math.max(4, text.length))}`;
+  return `time len-${Math.min(11, Math.max(4, text.length))}`;
 }
 
 export interface Screen {
