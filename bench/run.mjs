@@ -1,7 +1,8 @@
 // `npm run bench`: builds the bundle, runs it as a separate process on
 // 127.0.0.1 with the rate limit lifted, measures every figure of the budget
-// table (issue 6) several times, prints a table, writes JSON and, in a full
-// run, the results section of BENCHMARKS.md. BENCHMARKS.md explains the method.
+// tables (issue 6; issue 17's as ratios to floor servers run interleaved with
+// it) several times, prints a table, writes JSON and, in a full run, the
+// results section of BENCHMARKS.md. BENCHMARKS.md explains the method.
 //
 //   npm run bench                      full run (about 10 minutes); exits 1 if a budget is missed
 //   npm run bench -- --quick           a few seconds per figure, small counts, nothing judged (CI)
@@ -31,7 +32,7 @@ import { percentile } from './lib/stats.mjs';
 const FULL = {
   startRuns: 7,
   idleRuns: 3,
-  idleWaitMs: 60_000,
+  idleWaitMs: 30_000,
   cpuWindowMs: 60_000,
   settleMs: 5_000,
   loadRuns: 3,
@@ -43,7 +44,8 @@ const FULL = {
   growthRounds: 10,
   growthRequests: 20_000,
   growthClients: 500,
-  referenceLoadRuns: 1,
+  /** 1: each load run of the service is followed by one of the node:http floor (A B A B); 0: none. */
+  floorLoadRuns: 1,
 };
 /** Proves every phase still works; the figures mean little. */
 const QUICK = {
@@ -61,20 +63,51 @@ const QUICK = {
   growthRounds: 3,
   growthRequests: 1_000,
   growthClients: 50,
-  referenceLoadRuns: 1,
+  floorLoadRuns: 1,
 };
 const PHASES = ['build', 'start', 'idle', 'kiosk', 'load'];
 const FLOOR_SERVER = path.join(ROOT, 'bench/lib/floor-server.mjs');
 const HONO_FLOOR_SOURCE = path.join(ROOT, 'bench/lib/hono-floor-server.mjs');
-/** Where the reference run's figures go. */
+/** Where the floor's load-run figures go (null: not kept). */
 const REFERENCE_IDS = {
   stateRps: 'nodeFloorStateRps',
   stateP99Ms: null,
+  stateCpuUs: 'nodeFloorStateCpuUs',
+  cmdCpuUs: 'nodeFloorCmdCpuUs',
+  adjustCmdP50Ms: 'nodeFloorAdjustP50Ms',
+  adjustCmdP99Ms: 'nodeFloorAdjustP99Ms',
   fanoutP99Ms: 'nodeFloorFanoutP99Ms',
-  fanoutFirstP50Ms: null,
+  fanoutLastP50Ms: 'nodeFloorFanoutLastP50Ms',
+  fanoutFirstP50Ms: 'nodeFloorFanoutFirstP50Ms',
+  fanoutCpuMs: 'nodeFloorFanoutCpuMs',
   rssGrowthMb: 'nodeFloorGrowthMb',
   rssPeakMb: 'nodeFloorPeakMb',
 };
+
+/**
+ * The judged figures of issue 17, one per interleaved pair (a service run and
+ * the floor's run next to it), so each compares what ran under the same load
+ * of the machine. Made from the absolute samples once every phase has run.
+ */
+function derivePairs() {
+  const each = (id, a, b, op) => {
+    const xs = samples[a] ?? [];
+    const ys = samples[b] ?? [];
+    for (let i = 0; i < Math.min(xs.length, ys.length); i++) samples[id].push(op(xs[i], ys[i]));
+  };
+  const ratio = (x, y) => x / y;
+  each('fanoutLastRatio', 'fanoutLastP50Ms', 'nodeFloorFanoutLastP50Ms', ratio);
+  each('fanoutCpuRatio', 'fanoutCpuMs', 'nodeFloorFanoutCpuMs', ratio);
+  each('fanoutFirstRatio', 'fanoutFirstP50Ms', 'nodeFloorFanoutFirstP50Ms', ratio);
+  each('stateCpuRatio', 'stateCpuUs', 'nodeFloorStateCpuUs', ratio);
+  each('cmdCpuRatio', 'cmdCpuUs', 'nodeFloorCmdCpuUs', ratio);
+  each('cmdP99Ratio', 'adjustCmdP99Ms', 'nodeFloorAdjustP99Ms', ratio);
+  each('rssPeakRatio', 'rssPeakMb', 'nodeFloorPeakMb', ratio);
+  each('startCpuOverMs', 'startCpuMs', 'honoFloorStartCpuMs', (x, y) => x - y);
+  // The idle services started together with one hono floor: each is compared with it.
+  const honoAnon = samples.honoFloorAnonMb[0];
+  if (honoAnon !== undefined) for (const anon of samples.anonIdleMb) samples.anonIdleOverMb.push(anon - honoAnon);
+}
 
 function option(name) {
   const arg = process.argv.slice(2).find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -218,17 +251,23 @@ async function idlePhase() {
   say(`idle: waiting ${plan.idleWaitMs / 1000} s with ${services.length} services and 3 reference processes`);
   const readAt = (s) => sleep(Math.max(0, s.spawnedAt + plan.idleWaitMs - performance.now())).then(() => memoryKb(s.pid));
   const [serviceMem, bareMem, floorMem, honoMem] = await Promise.all([Promise.all(services.map(readAt)), readAt(bare), readAt(floor), readAt(hono)]);
-  for (const m of serviceMem) samples.rssIdleMb.push(mb(m.rss));
+  for (const m of serviceMem) {
+    samples.rssIdleMb.push(mb(m.rss));
+    // Private memory: what this process alone holds; the file-backed rest is mostly the node binary, shared.
+    samples.anonIdleMb.push(mb(m.anon));
+  }
   samples.nodeBareRssMb.push(mb(bareMem.rss));
   samples.nodeFloorRssMb.push(mb(floorMem.rss));
   samples.honoFloorRssMb.push(mb(honoMem.rss));
+  samples.honoFloorAnonMb.push(mb(honoMem.anon));
   details.idle = { services: serviceMem, bareNode: bareMem, floorServer: floorMem, honoFloorServer: honoMem, unit: 'kB' };
   await bare.stop();
   await floor.stop();
   await hono.stop();
   say(
     `idle RSS: ${samples.rssIdleMb.map((v) => v.toFixed(1)).join(', ')} MB ` +
-      `(bare node ${mb(bareMem.rss).toFixed(1)}, node:http floor ${mb(floorMem.rss).toFixed(1)}, hono floor ${mb(honoMem.rss).toFixed(1)})`,
+      `(bare node ${mb(bareMem.rss).toFixed(1)}, node:http floor ${mb(floorMem.rss).toFixed(1)}, hono floor ${mb(honoMem.rss).toFixed(1)}); ` +
+      `RssAnon ${samples.anonIdleMb.map((v) => v.toFixed(2)).join(', ')} MiB (hono floor ${mb(honoMem.anon).toFixed(2)})`,
   );
   return services;
 }
@@ -271,7 +310,8 @@ async function kioskPhase(services) {
 /**
  * Throughput, commands in series, fan-out and the memory rounds, on one service
  * per run. The reference run puts the node:http floor server through the same
- * load (no commands in series: it has no room to change).
+ * load right after it (its /adjust in series stands for every command: its
+ * /start has no room to change). CPU is read from /proc around each part.
  */
 async function loadRun(run, reference = false) {
   const name = reference ? 'floor-load' : `load-${run}`;
@@ -288,29 +328,41 @@ async function loadRun(run, reference = false) {
     const statePath = `${service.api}/state`;
 
     await cannon({ url: `${url}${statePath}`, connections: 10, duration: plan.warmupSec });
+    const stateCpu0 = cpuMs(service.pid);
     const throughput = await cannon({ url: `${url}${statePath}`, connections: 10, duration: plan.throughputSec });
+    const stateCpu = cpuMs(service.pid) - stateCpu0;
     checkClean('GET /state', throughput);
     put('stateRps', throughput.requests.average);
+    put('stateCpuUs', (stateCpu * 1000) / throughput.requests.total);
     put('stateP99Ms', throughput.latency.p99);
     detail.state = { requests: throughput.requests.total, average: throughput.requests.average, latency: throughput.latency };
 
+    const adjustPaths = [`${service.api}/adjust?ms=1000`, `${service.api}/adjust?ms=-1000`];
+    let starts = [];
     if (!reference) {
       // Every /start really starts (a /pause in between), every /adjust really changes the room.
       await timeInSeries(service.port, [`${service.api}/start`, `${service.api}/pause`], 100);
       const transport = await timeInSeries(service.port, [`${service.api}/start`, `${service.api}/pause`], plan.seriesCount);
-      const starts = transport.filter((t) => t.path.endsWith('/start')).map((t) => t.ms);
-      const adjusts = (await timeInSeries(service.port, [`${service.api}/adjust?ms=1000`, `${service.api}/adjust?ms=-1000`], plan.seriesCount)).map((t) => t.ms);
+      starts = transport.filter((t) => t.path.endsWith('/start')).map((t) => t.ms);
       put('startCmdP50Ms', percentile(starts, 50));
-      put('adjustCmdP50Ms', percentile(adjusts, 50));
-      detail.series = {
-        start: { count: starts.length, p50: percentile(starts, 50), p90: percentile(starts, 90), p99: percentile(starts, 99) },
-        adjust: { count: adjusts.length, p50: percentile(adjusts, 50), p90: percentile(adjusts, 90), p99: percentile(adjusts, 99) },
-      };
+    } else {
+      await timeInSeries(service.port, adjustPaths, 100);
     }
+    const seriesCpu0 = cpuMs(service.pid);
+    const adjusts = (await timeInSeries(service.port, adjustPaths, plan.seriesCount)).map((t) => t.ms);
+    put('cmdCpuUs', ((cpuMs(service.pid) - seriesCpu0) * 1000) / adjusts.length);
+    put('adjustCmdP50Ms', percentile(adjusts, 50));
+    put('adjustCmdP99Ms', percentile(adjusts, 99));
+    detail.series = {
+      ...(reference ? {} : { start: { count: starts.length, p50: percentile(starts, 50), p90: percentile(starts, 90), p99: percentile(starts, 99) } }),
+      adjust: { count: adjusts.length, p50: percentile(adjusts, 50), p90: percentile(adjusts, 90), p99: percentile(adjusts, 99) },
+    };
 
     detail.fanout = await fanout(service);
     put('fanoutP99Ms', detail.fanout.lastP99);
+    put('fanoutLastP50Ms', detail.fanout.lastP50);
     put('fanoutFirstP50Ms', detail.fanout.firstP50);
+    put('fanoutCpuMs', detail.fanout.cpuMsPerChange);
 
     detail.rounds = await memoryRounds(service);
     const settled = detail.rounds.filter((r) => r.settled !== undefined).map((r) => r.settled.rssKb);
@@ -334,8 +386,10 @@ async function loadRun(run, reference = false) {
   const f = detail.fanout;
   say(
     `${reference ? 'reference (node:http floor) load' : `load run ${run + 1}`}: ${detail.state.average.toFixed(0)} req/s, p99 ${detail.state.latency.p99} ms; ` +
-      `${detail.series === undefined ? '' : `start p50 ${detail.series.start.p50.toFixed(3)} ms, adjust p50 ${detail.series.adjust.p50.toFixed(3)} ms; `}` +
-      `fan-out p50 ${f.lastP50.toFixed(2)} p99 ${f.lastP99.toFixed(2)} ms; growth ${mb(detail.rounds.at(-1).settled.rssKb - detail.rounds[1].settled.rssKb).toFixed(2)} MB (settled); peak ${mb(detail.peakKb).toFixed(1)} MB`,
+      `CPU ${(samples[reference ? 'nodeFloorStateCpuUs' : 'stateCpuUs'].at(-1) ?? 0).toFixed(1)} µs/GET; ` +
+      `${detail.series.start === undefined ? '' : `start p50 ${detail.series.start.p50.toFixed(3)} ms, `}adjust p50 ${detail.series.adjust.p50.toFixed(3)} p99 ${detail.series.adjust.p99.toFixed(3)} ms, ` +
+      `${(samples[reference ? 'nodeFloorCmdCpuUs' : 'cmdCpuUs'].at(-1) ?? 0).toFixed(1)} µs CPU each; ` +
+      `fan-out first p50 ${f.firstP50.toFixed(2)}, last p50 ${f.lastP50.toFixed(2)} p99 ${f.lastP99.toFixed(2)} ms, ${f.cpuMsPerChange.toFixed(2)} ms CPU/change; growth ${mb(detail.rounds.at(-1).settled.rssKb - detail.rounds[1].settled.rssKb).toFixed(2)} MB (settled); peak ${mb(detail.peakKb).toFixed(1)} MB`,
   );
 }
 
@@ -351,8 +405,12 @@ async function fanout(service) {
   const first = [];
   const warmup = [];
   let discarded = 0;
+  let cpu0 = 0;
+  let cpuUsed = 0;
   try {
     for (let i = 0; i < plan.fanoutChanges + FANOUT_WARMUP; i++) {
+      // Server CPU over the timed changes only (the pauses between them are idle).
+      if (i === FANOUT_WARMUP) cpu0 = cpuMs(service.pid);
       const target = streams.seq + 1;
       const t0 = performance.now();
       const answer = getJson(agent, service.port, `${service.api}/adjust?ms=${i % 2 === 0 ? 1000 : -1000}`);
@@ -370,12 +428,23 @@ async function fanout(service) {
       }
       await sleep(10);
     }
+    cpuUsed = cpuMs(service.pid) - cpu0;
   } finally {
     agent.destroy();
     streams.close();
   }
   await sleep(300);
-  return { clients: plan.fanoutClients, changes: last.length, discarded, warmupLastMs: warmup, lastP50: percentile(last, 50), lastP99: percentile(last, 99), lastMax: Math.max(...last), firstP50: percentile(first, 50) };
+  return {
+    clients: plan.fanoutClients,
+    changes: last.length,
+    discarded,
+    warmupLastMs: warmup,
+    lastP50: percentile(last, 50),
+    lastP99: percentile(last, 99),
+    lastMax: Math.max(...last),
+    firstP50: percentile(first, 50),
+    cpuMsPerChange: cpuUsed / plan.fanoutChanges,
+  };
 }
 
 /** Timers in the fullest room the service allows (src/domain/limits.ts MAX_TIMERS); checked below. */
@@ -517,9 +586,13 @@ async function main() {
     else for (const s of services) await s.stop();
   }
   if (phases.has('load')) {
-    for (let run = 0; run < plan.loadRuns; run++) await loadRun(run);
-    if (plan.referenceLoadRuns > 0) await loadRun(0, true);
+    // Interleaved, A B A B: each service run has its floor run beside it, under the machine's load of the moment.
+    for (let run = 0; run < plan.loadRuns; run++) {
+      await loadRun(run);
+      if (plan.floorLoadRuns > 0) await loadRun(run, true);
+    }
   }
+  derivePairs();
 
   const loadAfter = loadAverage();
   const rows = figureRows(samples, !quick && !experiment);

@@ -17,7 +17,9 @@ export function figureRows(samples, judge) {
     const runs = /** @type {number[]} */ (samples[f.id]);
     const s = summary(runs);
     const pass = judge ? withinBudget(f.budget, s.median) : null;
-    return { id: f.id, label: f.label, unit: f.unit, digits: f.digits, runs, ...s, budget: f.budget ?? null, pass };
+    // A ratio's parts (the service's figure and its floor's), as medians, shown beside it.
+    const parts = f.of === undefined ? null : f.of.map((id) => ({ id, median: summary(samples[id] ?? []).median, digits: FIGURES.find((g) => g.id === id)?.digits ?? 2, unit: FIGURES.find((g) => g.id === id)?.unit ?? '' }));
+    return { id: f.id, label: f.label, unit: f.unit, digits: f.digits, runs, ...s, budget: f.budget ?? null, pass, parts };
   });
 }
 
@@ -26,9 +28,16 @@ function fmt(value, digits) {
   return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
 }
 
+/** "service vs floor" for a ratio row (medians of each), empty for the others. */
+function partsText(r) {
+  if (r.parts === null) return '';
+  const [svc, floor] = r.parts;
+  return `${fmt(svc.median, svc.digits)} vs ${fmt(floor.median, floor.digits)} ${svc.unit}`;
+}
+
 /** @param {ReturnType<typeof figureRows>} rows */
 export function textTable(rows) {
-  const header = ['figure', 'unit', 'median', 'min', 'max', 'runs', 'budget', 'result'];
+  const header = ['figure', 'unit', 'median', 'min', 'max', 'runs', 'service vs floor', 'budget', 'result'];
   const body = rows.map((r) => [
     r.label,
     r.unit,
@@ -36,6 +45,7 @@ export function textTable(rows) {
     fmt(r.min, r.digits),
     fmt(r.max, r.digits),
     String(r.runs.length),
+    partsText(r),
     budgetText(r.budget ?? undefined),
     r.pass === null ? (r.budget === null ? '' : 'not judged') : r.pass ? 'pass' : 'MISS',
   ]);
@@ -46,12 +56,12 @@ export function textTable(rows) {
 
 /** @param {ReturnType<typeof figureRows>} rows */
 export function markdownTable(rows) {
-  const out = ['| figure | median | min | max | runs | budget | result |', '|---|---:|---:|---:|---:|---|---|'];
+  const out = ['| figure | median | min | max | runs | service vs floor (medians) | budget | result |', '|---|---:|---:|---:|---:|---:|---|---|'];
   for (const r of rows) {
     const unit = ` ${r.unit}`;
     const result = r.pass === null ? (r.budget === null ? '' : 'not judged') : r.pass ? 'pass' : '**miss**';
     const budget = r.budget === null ? '' : `${budgetText(r.budget)}${unit}`;
-    out.push(`| ${r.label} | ${fmt(r.median, r.digits)}${unit} | ${fmt(r.min, r.digits)} | ${fmt(r.max, r.digits)} | ${r.runs.length} | ${budget} | ${result} |`);
+    out.push(`| ${r.label} | ${fmt(r.median, r.digits)}${unit} | ${fmt(r.min, r.digits)} | ${fmt(r.max, r.digits)} | ${r.runs.length} | ${partsText(r)} | ${budget} | ${result} |`);
   }
   return out.join('\n');
 }

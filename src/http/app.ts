@@ -53,6 +53,8 @@ export type AppEnv = {
     answerHeaders: Record<string, string>;
     /** Set when the request was counted per client address (address-quota.ts): its log line is throttled. */
     countedAddress: string;
+    /** Set by a route that only reads (state, timers, health, the OpenAPI document, preflights): its line is at debug level. */
+    read: boolean;
   };
 };
 
@@ -75,20 +77,28 @@ export function routePattern(method: string, op: Operation): string {
   return `${method} /api/${op.version}/{api_key}${op.path}`;
 }
 
+/**
+ * One line per request, at info for what a stage manager reads in the journal
+ * after a show: every command (what changed the room, and when), every refusal
+ * and error, pages and push streams opened. A read that answered (a console or
+ * a button panel polling the state, a monitor on /healthz) is at debug: tens a
+ * second from a poller would bury the commands, and the line costs about a
+ * tenth of the CPU of such a read (BENCHMARKS.md). LOG_LEVEL=debug shows them.
+ */
 function requestLog(logger: Logger, throttle: LineThrottle): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const startedMs = performance.now();
     await next();
+    const status = c.res.status;
+    const level = c.get('read') === true && status < 400 ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
     // A scan or a loop of wrong keys would write a line per request (122 000 in
     // 10 s) and push everything else out of the journal. Requests with a valid key
-    // are limited by the room's quota and always logged.
+    // are limited by the room's quota and always logged (reads at debug).
     const counted: string | undefined = c.get('countedAddress');
     if (counted !== undefined && !throttle.allow(counted)) return;
     // Never the path: it holds the key. Handlers name their route pattern.
-    logger.info(
-      { method: c.req.method, route: c.get('route') ?? 'unmatched', status: c.res.status, durationMs: Math.round((performance.now() - startedMs) * 100) / 100 },
-      'request',
-    );
+    logger[level]({ method: c.req.method, route: c.get('route') ?? 'unmatched', status, durationMs: Math.round((performance.now() - startedMs) * 100) / 100 }, 'request');
   };
 }
 
@@ -145,6 +155,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   // 503 for a monitor whenever something is wrong: stopping, or the room not being saved (the body says which).
   app.get('/healthz', (c) => {
     c.set('route', 'GET /healthz');
+    c.set('read', true);
     const stopping = deps.isShuttingDown?.() ?? false;
     const health = storage();
     const body = health.saving
@@ -177,6 +188,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   // from a client does not keep it from reading the document it needs to get them right.
   app.on(['GET', 'OPTIONS'], '/api/v1/openapi.json', (c) => {
     c.set('route', `${c.req.method} /api/v1/openapi.json`);
+    c.set('read', true);
     const decision = hitForAddress(c, deps.limiter, 'openapi', clientAddress(c));
     if (!decision.allowed) return tooMany(c, decision.resetSeconds);
     if (c.req.method === 'OPTIONS') return preflightAnswer(c, ['GET']);
@@ -208,6 +220,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
       return errorResponse(c, 404, `unknown operation: see /api/v1/openapi.json for the list of operations${known}`);
     }
     c.set('route', `OPTIONS /api/${version}/{api_key}${offered.path}`);
+    c.set('read', true);
     if (offered.id !== undefined && !deps.service.room.timers.some((t) => t.id === offered.id)) {
       return errorResponse(c, 404, `no timer with id "${offered.id.slice(0, 64)}" in the running order; GET /timers lists them`);
     }
@@ -318,8 +331,10 @@ async function perform(
 ): Promise<Response> {
   switch (action.kind) {
     case 'read-state':
+      c.set('read', true);
       return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
     case 'list-timers': {
+      c.set('read', true);
       const room = service.room;
       return jsonAnswer(c, { ok: true as const, activeTimerId: room.activeTimerId, timers: room.timers }, 200);
     }

@@ -83,7 +83,9 @@ function openStream(c: Context, hub: PushHub, stream: OpenOptions): Response {
   return RESPONSE_ALREADY_SENT;
 }
 
-function serverTime(c: Context, service: RoomService): Response {
+function serverTime(c: Context<AppEnv>, service: RoomService): Response {
+  // A read, repeated by every screen to keep its clock: its request line is at debug (app.ts, requestLog).
+  c.set('read', true);
   // The same clock as the snapshots' serverNow/endAt, so offsets estimated here apply to them.
   return jsonAnswer(c, { serverNow: service.snapshot().serverNow }, 200, { 'Cache-Control': 'no-store' });
 }

@@ -22,7 +22,19 @@ export interface ResponseSink {
   once(event: 'drain', listener: () => void): unknown;
   on(event: 'close', listener: () => void): unknown;
   /** The connection underneath, to find it in the kernel's tables; absent in tests. */
-  readonly socket?: StreamSocket | null;
+  readonly socket?: StreamSocket | WritableSocket | null;
+}
+
+/** The socket's own writes (net.Socket), which the events take once the response has sent its headers. */
+export interface WritableSocket extends StreamSocket {
+  /** False when its buffer is full: wait for 'drain'. */
+  write(chunk: Uint8Array): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  readonly destroyed: boolean;
+}
+
+function writable(socket: StreamSocket | WritableSocket | null | undefined): socket is WritableSocket {
+  return socket !== undefined && socket !== null && typeof (socket as Partial<WritableSocket>).write === 'function';
 }
 
 export interface ResponseClientOptions {
@@ -44,6 +56,14 @@ export class ResponseClient {
   readonly #backlog: PushBacklog;
   #waitingForDrain = false;
   #ended = false;
+  /**
+   * The socket itself, once the response's headers and everything it held went
+   * to it: each event is then one plain socket write. Through the response, every
+   * write also corks the socket and uncorks it in a tick of its own, for 500
+   * streams 500 ticks per change (BENCHMARKS.md). Null until then, and in tests
+   * whose response has no socket.
+   */
+  #raw: WritableSocket | null = null;
   /** The connection as the kernel's tables name it; null without a socket. */
   readonly connectionKey: string | null;
   /** Set once the kernel has told about this connection: from then on only an acknowledgement counts as reading. */
@@ -131,24 +151,39 @@ export class ResponseClient {
   }
 
   #write(chunk: PushChunk): void {
-    if (this.#sink.destroyed) {
+    const out = this.#raw ?? this.#sink;
+    if (out.destroyed) {
       this.#finish();
       return;
     }
     let room: boolean;
     try {
-      room = this.#sink.write(chunk.bytes);
+      room = out.write(chunk.bytes);
     } catch {
       this.#finish();
       return;
     }
+    if (this.#raw === null) this.#takeSocket();
     // Taken by the kernel at once: the reader keeps up. Unless the kernel tells what
     // the peer acknowledged: it takes writes to a dead peer at once too.
     if (!this.#kernelView && this.#sink.writableLength === 0) this.#backlog.readerTook();
     if (!room) {
       this.#waitingForDrain = true;
-      this.#sink.once('drain', () => this.#drained());
+      // The socket's drain: the response announces one only after its own write came back false.
+      out.once('drain', () => this.#drained());
     }
+  }
+
+  /**
+   * After a write through the response: from now on the socket, if the response
+   * holds nothing of its own (its headers went out with that write). A response
+   * still queued behind an earlier one on its connection holds its bytes until
+   * then; writing past it would put events before the headers, so it keeps the
+   * response's path until a later write finds it empty.
+   */
+  #takeSocket(): void {
+    const socket = this.#sink.socket;
+    if (writable(socket) && this.#sink.writableLength === socket.writableLength) this.#raw = socket;
   }
 
   #drained(): void {

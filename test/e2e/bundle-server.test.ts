@@ -187,14 +187,15 @@ describe('the bundled server over a socket', () => {
     }
     // Not on a terminal: it logs how to get the URL instead of printing it.
     expect(out).toMatch(/npm run key/);
-    // One JSON line per request, each with a route pattern.
+    // One JSON line per command and per refusal, each with a route pattern; the reads
+    // that answered (state, v0 status, the OpenAPI document, /healthz) are at debug level.
     const requests = out
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as { msg?: string; route?: string; status?: number })
       .filter((line) => line.msg === 'request');
-    expect(requests.map((line) => line.status)).toEqual([200, 200, 200, 200, 200, 401, 404, 413, 200, 200]);
-    expect(requests[0]?.route).toBe('GET /api/v1/{api_key}/state');
+    expect(requests.map((line) => line.status)).toEqual([200, 200, 200, 401, 404, 413]);
+    expect(requests[0]?.route).toBe('GET /api/v1/{api_key}/start');
   }, TEST_TIMEOUT_MS);
 
   it('refuses with 429 and Retry-After over a real socket when SHOWCLOCK_RATE_LIMIT is low', async () => {

@@ -1,13 +1,16 @@
 // The request log: one pino line per request with method, route pattern, status
 // and duration, and never either key, not even a near miss of one: paths hold
-// keys, so the log names route patterns only. (Lines of wrong keys and unknown
-// paths past 20 a minute from one address are counted in a summary instead:
-// unknown-paths.test.ts.)
+// keys, so the log names route patterns only. Commands, refusals and errors are
+// at info, what a stage manager reads in the journal after a show; reads that
+// answered (state, timers, health, the OpenAPI document, preflights) at debug.
+// (Lines of wrong keys and unknown paths past 20 a minute from one address are
+// counted in a summary instead: unknown-paths.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { createLogger, REDACTED } from '../../src/log/logger.js';
 import { API_KEY, createTestApp, VIEWER_KEY, type TestApp } from '../helpers/test-app.js';
 
 interface RequestLine {
+  level: number;
   msg: string;
   method: string;
   route: string;
@@ -72,9 +75,13 @@ async function busyRun(t: TestApp): Promise<number> {
   return requests.length + extra + 1;
 }
 
+/** pino's numbers for the two levels a request line has. */
+const DEBUG = 20;
+const INFO = 30;
+
 describe('one line per request', () => {
   it('with method, route pattern, status and duration', async () => {
-    const t = createTestApp();
+    const t = createTestApp({ logLevel: 'debug' });
     const cases: [string, RequestInit, string, number][] = [
       [`/api/v1/${k}/state`, {}, 'GET /api/v1/{api_key}/state', 200],
       [`/api/v1/${k}/timers`, { method: 'POST' }, 'POST /api/v1/{api_key}/timers', 201],
@@ -99,6 +106,9 @@ describe('one line per request', () => {
     for (const [path, init] of cases) await t.request(path, init);
     const lines = requestLines(t);
     expect(lines.map((l) => [l.route, l.status])).toEqual(cases.map(([, , route, status]) => [route, status]));
+    // Reads that answered are at debug; commands and every refusal at info.
+    const reads = new Set([0, 6, 12, 13, 14, 15, 17]);
+    expect(lines.map((l) => l.level)).toEqual(cases.map((_, i) => (reads.has(i) ? DEBUG : INFO)));
     for (const [i, line] of lines.entries()) {
       expect(line.method).toBe(cases[i]![1].method ?? 'GET');
       expect(typeof line.durationMs).toBe('number');
@@ -107,15 +117,37 @@ describe('one line per request', () => {
     }
   });
 
-  it('a 429 is logged as such', async () => {
+  it('a 429 is logged as such, at info even for a read', async () => {
     const t = createTestApp({ limit: 1 });
     await t.request(`/api/v1/${k}/state`);
     await t.request(`/api/v1/${k}/state`);
-    expect(requestLines(t).map((l) => l.status)).toEqual([200, 429]);
+    expect(requestLines(t).map((l) => [l.status, l.level])).toEqual([[429, INFO]]);
+  });
+
+  it('at info (the default): every command, refusal and error, none of the reads that answered', async () => {
+    const t = createTestApp();
+    await t.request(`/api/v1/${k}/state`);
+    await t.request(`/api/v1/${k}/timers`);
+    await t.request(`/api/v0/${k}/status`);
+    await t.request('/healthz');
+    await t.request('/api/v1/openapi.json');
+    await t.request(`/api/v1/${k}/state`, { method: 'OPTIONS' });
+    await t.request(`/api/v1/${k}/start`);
+    await t.request(`/api/v1/${k}/adjust`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"ms":1000}' });
+    await t.request(`/api/v1/${k}/next`);
+    await t.request(`/api/v1/${k}/timer/nope/select`);
+    await t.request('/api/v1/wrong-key/state');
+    expect(requestLines(t).map((l) => [l.route, l.status, l.level])).toEqual([
+      ['GET /api/v1/{api_key}/start', 200, INFO],
+      ['POST /api/v1/{api_key}/adjust', 200, INFO],
+      ['GET /api/v1/{api_key}/next', 400, INFO],
+      ['GET /api/v1/{api_key}/timer/{id}/select', 404, INFO],
+      ['GET /api/v1/{api_key}/{unmatched}', 401, INFO],
+    ]);
   });
 
   it('every request of a long varied run gives exactly one line or is counted in a summary, with a pattern for a route', async () => {
-    const t = createTestApp({ limit: 10 });
+    const t = createTestApp({ limit: 10, logLevel: 'debug' });
     let count = await busyRun(t);
     // Its wrong keys and unknown paths came from one address, past the lines it may
     // write a minute: the next one after the minute brings the summary of the rest.
