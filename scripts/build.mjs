@@ -9,7 +9,8 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { build } from 'esbuild';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -157,9 +158,26 @@ export async function buildPages({ outdir = path.join(root, 'dist/pages'), minif
     minify,
     legalComments: 'none',
     charset: 'utf8',
+    // The display's bundled font: copied beside the bundles under its own plain name, which
+    // is all /assets serves (see src/http/page-assets.ts).
+    loader: { '.woff2': 'file' },
+    assetNames: '[name]',
     logLevel: 'warning',
   });
+  if (names.includes('display')) writeKeepAwakeMedia(outdir);
   return names;
+}
+
+/**
+ * dist/pages/keep-awake-media.js: the two silent one-second videos of NoSleep.js (MIT) as
+ * data URIs. A phone on the box's plain http:// has no Wake Lock API; a muted inline video
+ * playing in a loop keeps its screen on instead. It is a script of its own, loaded only
+ * by a screen that needs it, so the kiosk's page stays small.
+ */
+function writeKeepAwakeMedia(outdir) {
+  const media = createRequire(import.meta.url)('nosleep.js/src/media.js');
+  const body = `window.showclockKeepAwakeMedia=${JSON.stringify({ webm: media.webm, mp4: media.mp4 })};\n`;
+  writeFileSync(path.join(outdir, 'keep-awake-media.js'), `/* Silent videos from NoSleep.js 0.12.0, (c) Rich Tibbett, MIT licence. */\n${body}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -101,6 +101,9 @@ export function isRunningOrderEdit(command: Command): boolean {
     case 'timer.update':
     case 'timer.delete':
     case 'timer.move':
+    case 'tag.create':
+    case 'tag.update':
+    case 'tag.delete':
       return true;
     case 'timer.select':
     case 'start':
@@ -119,6 +122,7 @@ export function isRunningOrderEdit(command: Command): boolean {
     case 'flash':
     case 'chime.test':
     case 'settings.set':
+    case 'display.set':
       return false;
     default: {
       const unknown: never = command;

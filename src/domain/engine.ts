@@ -24,6 +24,8 @@ import {
 } from './limits.js';
 import { activeIndex, activeTimer, newTimer, remainingAt } from './room.js';
 import { sameValue } from './same-value.js';
+import { mergeDisplay } from './display-settings.js';
+import { createTag, deleteTag, tagIdProblem, updateTag, type TagReduced } from './tags.js';
 import { textProblem } from './text-rules.js';
 import { canonicalTimeZone } from './time-zone.js';
 import type { Command, CommandError, Now, PassedSchedule, Room, Settings, Timer, TimerFields, Transport } from './types.js';
@@ -253,7 +255,7 @@ function checkTimerFields(fields: TimerFields): string | null {
   return null;
 }
 
-export const TIMER_FIELD_NAMES = ['label', 'speaker', 'duration', 'warnAt', 'dangerAt', 'appearance', 'scheduledAt', 'endsAt'] as const;
+export const TIMER_FIELD_NAMES = ['label', 'speaker', 'duration', 'warnAt', 'dangerAt', 'appearance', 'scheduledAt', 'endsAt', 'tagId'] as const;
 
 function hasAnyField(fields: TimerFields): boolean {
   return TIMER_FIELD_NAMES.some((key) => fields[key] !== undefined);
@@ -339,7 +341,7 @@ function findTimer(room: Room, id: string): Timer | undefined {
 }
 
 function createTimer(room: Room, id: string, fields: TimerFields, now: Now): Reduced {
-  const problem = checkTimerFields(fields);
+  const problem = checkTimerFields(fields) ?? tagIdProblem(room, fields.tagId);
   if (problem !== null) return invalid(problem);
   if (id.length === 0 || id.length > TIMER_ID_MAX_CHARS) return invalid(`id: must be 1 to ${TIMER_ID_MAX_CHARS} characters`);
   if (findTimer(room, id) !== undefined) return invalid(`id: a timer with id "${id}" already exists`);
@@ -354,8 +356,8 @@ function updateTimer(room: Room, id: string, fields: TimerFields, now: Now): Red
   const nowMonoMs = now.monoMs;
   const existing = findTimer(room, id);
   if (existing === undefined) return notFound(id);
-  if (!hasAnyField(fields)) return invalid('update needs at least one field: label, speaker, duration, warnAt, dangerAt, appearance, scheduledAt or endsAt');
-  const problem = checkTimerFields(fields);
+  if (!hasAnyField(fields)) return invalid('update needs at least one field: label, speaker, duration, warnAt, dangerAt, appearance, scheduledAt, endsAt or tagId');
+  const problem = checkTimerFields(fields) ?? tagIdProblem(room, fields.tagId);
   if (problem !== null) return invalid(problem);
   const updated: Timer = {
     ...existing,
@@ -368,6 +370,7 @@ function updateTimer(room: Room, id: string, fields: TimerFields, now: Now): Red
     // null is a value here (no scheduled start), so only a missing field keeps the old one.
     scheduledAt: fields.scheduledAt === undefined ? existing.scheduledAt : fields.scheduledAt,
     endsAt: fields.endsAt === undefined ? existing.endsAt : fields.endsAt,
+    tagId: fields.tagId === undefined ? existing.tagId : fields.tagId,
   };
   let next: Room = { ...room, timers: room.timers.map((t) => (t.id === id ? updated : t)) };
   if (fields.scheduledAt !== undefined) next = armSchedule(next, id, updated.scheduledAt, now);
@@ -411,6 +414,11 @@ function moveTimer(room: Room, id: string, to: number): Reduced {
   return { ok: true, room: { ...room, timers } };
 }
 
+/** Every tag refusal names a field of the request (400), also an unknown tag id. */
+function fromTag(reduced: TagReduced): Reduced {
+  return reduced.ok ? { ok: true, room: reduced.room } : invalid(reduced.message);
+}
+
 function reduce(room: Room, command: Command, now: Now): Reduced {
   const nowMonoMs = now.monoMs;
   switch (command.type) {
@@ -446,6 +454,10 @@ function reduce(room: Room, command: Command, now: Now): Reduced {
       return { ok: true, room: { ...room, onAir: !room.onAir } };
     case 'chime.test':
       return { ok: true, room: { ...room, chimeTestMonoMs: now.monoMs + CHIME_TEST_LEAD_MS } };
+    case 'display.set': {
+      const merged = mergeDisplay(room.display, command.display);
+      return merged.ok ? { ok: true, room: { ...room, display: merged.display } } : invalid(merged.message);
+    }
     case 'flash':
       if (!(Number.isInteger(command.count) && command.count >= FLASH_COUNT_MIN && command.count <= FLASH_COUNT_MAX)) {
         return invalid(`count: must be a whole number of flashes from ${FLASH_COUNT_MIN} to ${FLASH_COUNT_MAX}`);
@@ -489,6 +501,12 @@ function reduce(room: Room, command: Command, now: Now): Reduced {
       return deleteTimer(room, command.id, now);
     case 'timer.move':
       return moveTimer(room, command.id, command.to);
+    case 'tag.create':
+      return fromTag(createTag(room, command.id, command.name, command.colour));
+    case 'tag.update':
+      return fromTag(updateTag(room, command.id, command.name, command.colour));
+    case 'tag.delete':
+      return fromTag(deleteTag(room, command.id));
     default: {
       const unknown: never = command;
       throw new Error(`unhandled command ${JSON.stringify(unknown)}`);

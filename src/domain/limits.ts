@@ -45,6 +45,12 @@ export const TIMER_ID_MAX_CHARS = 64;
  * day has a few dozen items. BENCHMARKS.md has the measurement.
  */
 export const MAX_TIMERS = 100;
+/** Tags: a few per show (tracks, rooms, kinds of item); the names are short labels on the display. */
+export const MAX_TAGS = 32;
+export const TAG_NAME_MAX_CHARS = 40;
+export const TAG_ID_MAX_CHARS = 64;
+/** A tag made without a colour: the blue of the console's own accents. */
+export const TAG_COLOUR_DEFAULT = '#0a84ff';
 
 /**
  * Length as a person counts characters: code points, so an emoji is one, not

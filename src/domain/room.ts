@@ -3,7 +3,24 @@ import { CHIME_VOLUME_DEFAULT, DURATION_DEFAULT_MS, WARN_AT_DEFAULT_MS } from '.
 
 /** Sound is off until someone turns it on: a room that has always been silent stays so. */
 export const CHIME_DEFAULTS = { chimeAtZero: false, chimeAtWarning: false, chimeVolume: CHIME_VOLUME_DEFAULT } as const;
-import type { Room, Timer, TimerFields } from './types.js';
+import type { DisplaySettings, Room, Timer, TimerFields } from './types.js';
+
+/** The display as it always looked: white, orange and red digits on black, title, speaker, bar and message. */
+export const DISPLAY_DEFAULTS: DisplaySettings = {
+  layout: 'full',
+  background: '#000000',
+  normalColour: '#ffffff',
+  warningColour: '#ff9f0a',
+  overrunColour: '#ff3b30',
+  timeSize: 100,
+  showTitle: true,
+  showSpeaker: true,
+  showProgress: true,
+  showTimeOfDay: false,
+  showNext: false,
+  showTag: true,
+  showMessage: true,
+};
 
 export function newTimer(id: string, fields: TimerFields, position: number): Timer {
   return {
@@ -14,7 +31,7 @@ export function newTimer(id: string, fields: TimerFields, position: number): Tim
     warnAt: fields.warnAt ?? WARN_AT_DEFAULT_MS,
     dangerAt: fields.dangerAt ?? 0,
     appearance: fields.appearance ?? 'countdown',
-    tagId: null,
+    tagId: fields.tagId ?? null,
     scheduledAt: fields.scheduledAt ?? null,
     endsAt: fields.endsAt ?? null,
   };
@@ -38,6 +55,8 @@ export function createRoom(firstTimerId: string, timeZone = 'UTC'): Room {
     flash: null,
     chimeTestMonoMs: null,
     passedSchedules: [],
+    tags: [],
+    display: DISPLAY_DEFAULTS,
   };
 }
 

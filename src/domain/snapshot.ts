@@ -3,7 +3,7 @@
 // reading, so a wall-clock step never changes the remaining time.
 import { CHIME_TEST_SHOWN_MS, FLASH_PERIOD_MS } from './limits.js';
 import { activeTimer, remainingAt } from './room.js';
-import type { Message, Room, Settings, Timer, ZeroBehavior } from './types.js';
+import type { DisplaySettings, Message, Room, Settings, Tag, Timer, ZeroBehavior } from './types.js';
 
 export interface Snapshot {
   readonly seq: number;
@@ -25,7 +25,11 @@ export interface Snapshot {
   readonly duration: number;
   readonly message: Message | null;
   readonly timers: readonly Timer[];
+  /** The room's tags, which timers carry by `tagId`. */
+  readonly tags: readonly Tag[];
   readonly settings: Settings;
+  /** How the screens look (layout, colours, what they show). */
+  readonly display: DisplaySettings;
   /** A screen flash that has not ended yet, on the server's wall clock; null otherwise. */
   readonly flash: SnapshotFlash | null;
   /** A "test chime": the server instant every display plays it, for a second after; null otherwise. */
@@ -65,7 +69,9 @@ export function toSnapshot(room: Room, nowMonoMs: number, wallNowMs: number): Sn
     duration: timer.duration,
     message: room.message,
     timers: room.timers,
+    tags: room.tags,
     settings: room.settings,
+    display: room.display,
     flash: flashOf(room, nowMonoMs, serverNow),
     chimeTestAt:
       room.chimeTestMonoMs === null || room.chimeTestMonoMs + CHIME_TEST_SHOWN_MS <= nowMonoMs

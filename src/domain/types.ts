@@ -32,6 +32,40 @@ export interface Timer {
   readonly endsAt: number | null;
 }
 
+export const DISPLAY_LAYOUTS = ['full', 'minimal', 'lowerThird'] as const;
+export type DisplayLayout = (typeof DISPLAY_LAYOUTS)[number];
+
+/**
+ * How the screens look: part of the room, so every display shows the same. The
+ * defaults are the look the display always had (nothing it did not show before).
+ */
+export interface DisplaySettings {
+  /** `full` (title, time, bar, message), `minimal` (the time alone), `lowerThird` (a band along the bottom, for a confidence monitor or a video overlay). */
+  readonly layout: DisplayLayout;
+  /** `#rrggbb`: black, or a solid colour for chroma keying. */
+  readonly background: string;
+  readonly normalColour: string;
+  readonly warningColour: string;
+  readonly overrunColour: string;
+  /** The time's size, percent of the layout's own (50 to 150). */
+  readonly timeSize: number;
+  readonly showTitle: boolean;
+  readonly showSpeaker: boolean;
+  readonly showProgress: boolean;
+  readonly showTimeOfDay: boolean;
+  readonly showNext: boolean;
+  readonly showTag: boolean;
+  readonly showMessage: boolean;
+}
+
+/** A tag: a coloured label a timer may carry (a track, a room, a kind of item); the display shows the active timer's. */
+export interface Tag {
+  readonly id: string;
+  readonly name: string;
+  /** `#rrggbb`, lower case. */
+  readonly colour: string;
+}
+
 export interface Message {
   readonly text: string;
   readonly flash: boolean;
@@ -102,6 +136,9 @@ export interface Room {
   readonly chimeTestMonoMs: number | null;
   /** Scheduled starts already dealt with; a timer's `scheduledAt` not in here is armed. */
   readonly passedSchedules: readonly PassedSchedule[];
+  /** The room's tags, in the order they were made; timers refer to them by `tagId`. */
+  readonly tags: readonly Tag[];
+  readonly display: DisplaySettings;
 }
 
 /** The editable fields of a timer, as the update operations take them. */
@@ -116,6 +153,8 @@ export interface TimerFields {
   readonly scheduledAt?: number | null;
   /** Wall-clock ms since the epoch to count to; null counts the duration again. */
   readonly endsAt?: number | null;
+  /** One of the room's tags; null clears it. */
+  readonly tagId?: string | null;
 }
 
 export type Command =
@@ -144,11 +183,15 @@ export type Command =
       readonly chimeVolume?: number;
     }
   | { readonly type: 'chime.test' }
+  | { readonly type: 'display.set'; readonly display: Partial<DisplaySettings> }
   | { readonly type: 'timer.create'; readonly id: string; readonly fields: TimerFields }
   | { readonly type: 'timer.select'; readonly id: string }
   | { readonly type: 'timer.update'; readonly id: string; readonly fields: TimerFields }
   | { readonly type: 'timer.delete'; readonly id: string }
-  | { readonly type: 'timer.move'; readonly id: string; readonly to: number };
+  | { readonly type: 'timer.move'; readonly id: string; readonly to: number }
+  | { readonly type: 'tag.create'; readonly id: string; readonly name: string; readonly colour: string }
+  | { readonly type: 'tag.update'; readonly id: string; readonly name?: string; readonly colour?: string }
+  | { readonly type: 'tag.delete'; readonly id: string };
 
 export type CommandType = Command['type'];
 

@@ -20,6 +20,7 @@ import { commandNames, operations, type Action, type ApiVersion, type Method, ty
 import { RATE_WINDOW_MS, rateLimitHeaders, type FixedWindowLimiter } from './rate-limit.js';
 import { mountViewer, type ViewerDeps } from './viewer-routes.js';
 import { mountControlPage } from './control-page.js';
+import { mountFrontDoor } from './front-door.js';
 import { sameSecret } from './secret-match.js';
 import { clientWentAway, socketAddress } from './request-origin.js';
 
@@ -165,6 +166,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   });
 
   mountControlPage(app, { keys: deps.keys, limiter: deps.limiter, clientAddress });
+  mountFrontDoor(app);
 
   // The headers of every /api answer, preflights included, are gathered up front
   // (answer.ts), where every answer picks them up. Not hono's cors(): it touches

@@ -67,6 +67,7 @@ export function renderControlPage(view: ControlPageView): string {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>Showclock control</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${CONTROL_STYLE_HREF}">
 <script src="${CONTROL_SCRIPT_SRC}" defer></script>
 </head>
@@ -132,12 +133,18 @@ export function renderControlPage(view: ControlPageView): string {
 <div class="row" role="group" aria-label="Chime"><button type="button" id="chime-zero" aria-pressed="false">Chime at zero</button> <button type="button" id="chime-warning" aria-pressed="false">Chime at warning</button>
 <label for="chime-volume">Volume</label> <input id="chime-volume" type="range" min="0" max="100" step="5"> <button type="button" id="chime-test">Test chime</button></div>
 </section>
+<section aria-labelledby="h-tags">
+<h2 id="h-tags">Tags</h2>
+<ul id="tag-list" class="tag-list"></ul>
+<div class="row"><input id="tag-name" type="text" maxlength="40" placeholder="New tag, e.g. Main stage" aria-label="New tag name" autocomplete="off"><input id="tag-colour" type="color" value="#0a84ff" aria-label="New tag colour"><button type="button" id="tag-add">Add tag</button></div>
+<p class="hint">A timer's tag is chosen in the running order; the display shows the active timer's tag above its title.</p>
+</section>
 </div>
 <section class="wide" aria-labelledby="h-order">
 <h2 id="h-order">Running order</h2>
 <div class="order-wrap"><table>
-<colgroup><col class="w-pos"><col><col><col class="w-dur"><col class="w-warn"><col class="w-warn"><col class="w-at"><col class="w-at"><col class="w-shows"><col class="w-actions"></colgroup>
-<thead><tr><th>#</th><th>Label</th><th>Speaker</th><th>Duration</th><th>Warn at</th><th>Red at</th><th>Starts at</th><th>Ends at</th><th>Shows</th><th></th></tr></thead>
+<colgroup><col class="w-pos"><col><col><col class="w-dur"><col class="w-warn"><col class="w-warn"><col class="w-at"><col class="w-at"><col class="w-shows"><col class="w-shows"><col class="w-actions"></colgroup>
+<thead><tr><th>#</th><th>Label</th><th>Speaker</th><th>Duration</th><th>Warn at</th><th>Red at</th><th>Starts at</th><th>Ends at</th><th>Shows</th><th>Tag</th><th></th></tr></thead>
 <tbody id="order"></tbody>
 </table></div>
 <div class="row"><button type="button" id="add-timer">+ Add timer</button></div>

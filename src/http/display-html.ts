@@ -10,17 +10,17 @@ export const DISPLAY_HTML = `<!doctype html>
 <meta name="robots" content="noindex">
 <meta name="color-scheme" content="dark">
 <title>Showclock</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/display.css">
 <script src="/assets/display.js" defer></script>
 </head>
 <body>
 <main id="screen" class="screen tone-normal">
-<div id="onair" class="onair" hidden>ON AIR</div>
-<div class="titles"><div id="label" class="label"></div><div id="speaker" class="speaker"></div></div>
-<div class="clock"><div id="time" class="time">&nbsp;</div></div>
+<div class="top"><div class="side"></div><div class="titles"><div id="tag" class="tag" hidden></div><div id="label" class="label"></div><div id="speaker" class="speaker"></div></div><div class="side"><div id="onair" class="onair" hidden>ON AIR</div></div></div>
+<div id="clock" class="clock"><div id="time" class="time">&nbsp;</div><div id="mark" class="mark" hidden></div></div>
+<div id="message" class="message" hidden><div id="message-text" class="message-text"></div></div>
 <div class="progress"><div id="bar" class="bar"></div></div>
-<div id="message" class="message" hidden></div>
+<div id="info" class="info" hidden><span id="next" class="next"></span><span id="tod" class="tod"></span></div>
 <div id="link" class="link" hidden>reconnecting</div>
 </main>
 <div id="blackout" class="blackout" hidden></div>

@@ -24,6 +24,7 @@ export function renderErrorPage(title: string, message: string): string {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <title>Showclock: ${escapeHtml(title)}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${CONTROL_STYLE_HREF}">
 </head>
 <body>

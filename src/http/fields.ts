@@ -16,11 +16,15 @@ import {
   SCHEDULED_AT_MAX_MS,
   SCHEDULED_AT_MIN_MS,
   SPEAKER_MAX_CHARS,
+  TAG_COLOUR_DEFAULT,
+  TAG_ID_MAX_CHARS,
+  TAG_NAME_MAX_CHARS,
   WARN_AT_MAX_MS,
   WARN_AT_MIN_MS,
 } from '../domain/limits.js';
 import { textProblem } from '../domain/text-rules.js';
-import { APPEARANCES, CLOCK_FORMATS, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
+import { TIME_SIZE_MAX, TIME_SIZE_MIN } from '../domain/display-settings.js';
+import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
 
 export type JsonExample = string | number | boolean;
 
@@ -204,6 +208,52 @@ function textField(opts: {
   };
 }
 
+/** Tag ids as the box makes them (and as a button panel can type them): letters, digits, `-` and `_`. */
+const TAG_ID = new RegExp(`^[A-Za-z0-9_-]{0,${TAG_ID_MAX_CHARS}}$`);
+
+/**
+ * A tag's id, or none: empty (a query, or JSON) or null (JSON) clears a timer's tag.
+ * Whether the room has the tag is the room's check (400 naming `tagId`).
+ */
+function tagIdField(): FieldDef<string | null> {
+  const hint = `the id of one of the room's tags (state.tags lists them): letters, digits, - and _, at most ${TAG_ID_MAX_CHARS}; empty for none`;
+  const id = z
+    .string({ error: problem(`must be ${hint}`) })
+    .regex(TAG_ID, { error: (iss) => `must be ${hint}; ${describeInput(iss.input)}` })
+    .meta({ pattern: TAG_ID.source, maxLength: TAG_ID_MAX_CHARS });
+  const query = id.transform((text) => (text === '' ? null : text));
+  return {
+    query,
+    json: z.union([id, z.null()], { error: problem(`must be a string or null: ${hint}`) }).transform((value) => (value === '' ? null : value)),
+    queryDoc: id,
+    description:
+      'Addition to v1: the id of one of the room\'s tags (`tags` in the state); on a timer, empty (or null in JSON) clears its tag. ' +
+      'An id the room does not have is 400 naming `tagId`.',
+    example: 'k3x9',
+    jsonExample: 'k3x9',
+    badExample: 'no tag!',
+  };
+}
+
+/** `#rrggbb` (the `#` may be left out, which a query can send without encoding it as %23). */
+const COLOUR = /^#?[0-9a-fA-F]{6}$/;
+
+function colourField(description: string, example: string): FieldDef<string> {
+  const schema = z
+    .string({ error: problem('must be a colour written #rrggbb, e.g. #ff9f0a') })
+    .regex(COLOUR, { error: (iss) => `must be a colour written #rrggbb (six hex digits), e.g. #ff9f0a; ${describeInput(iss.input)}` })
+    .meta({ pattern: COLOUR.source });
+  return {
+    query: schema,
+    json: schema,
+    queryDoc: schema,
+    description: `${description} Written \`#rrggbb\` (in a query \`%23ff9f0a\` or \`ff9f0a\`); kept in lower case with its \`#\`.`,
+    example,
+    jsonExample: example,
+    badExample: 'orange',
+  };
+}
+
 function enumField<const T extends readonly [string, ...string[]]>(values: T, description: string, badExample: string): FieldDef<T[number]> {
   const schema = z.enum(values, {
     error: problem(`must be one of ${values.join(', ')}`),
@@ -343,6 +393,41 @@ export const fields = {
     example: 3,
     badExample: '11',
   }),
+  tagId: tagIdField(),
+  name: textField({
+    name: 'name',
+    max: TAG_NAME_MAX_CHARS,
+    trim: true,
+    description: `Addition to v1: a tag's name, trimmed, 1 to ${TAG_NAME_MAX_CHARS} characters that show, no control characters.`,
+    example: 'Main stage',
+    badExample: ' ',
+  }),
+  colour: colourField(`Addition to v1: a tag's colour; default ${TAG_COLOUR_DEFAULT}.`, '#ff9f0a'),
+  layout: enumField(
+    DISPLAY_LAYOUTS,
+    'Addition to v1: the screens\' layout: `full` (title, time, bar, message; the default), `minimal` (the time alone) or `lowerThird` (a band along the bottom, for a confidence monitor or a video overlay).',
+    'sideways',
+  ),
+  background: colourField('Addition to v1: the screens\' background: black (#000000, the default) or a solid colour for chroma keying (#00b140).', '#00b140'),
+  normalColour: colourField('Addition to v1: the colour of the time before warnAt (default #ffffff).', '#ffffff'),
+  warningColour: colourField('Addition to v1: the colour of the time from warnAt on (default #ff9f0a).', '#ffcc00'),
+  overrunColour: colourField('Addition to v1: the colour of the time from dangerAt on and in overrun (default #ff3b30).', '#ff2d55'),
+  timeSize: integerField({
+    min: TIME_SIZE_MIN,
+    max: TIME_SIZE_MAX,
+    signed: false,
+    hint: `the time's size in percent of the layout's own, ${TIME_SIZE_MIN} to ${TIME_SIZE_MAX}, e.g. 120`,
+    description: `Addition to v1: the time's size in percent of the layout's own size, ${TIME_SIZE_MIN} to ${TIME_SIZE_MAX} (default 100); it still never covers the message.`,
+    example: 120,
+    badExample: '300',
+  }),
+  showTitle: flagField('Addition to v1: the screens show the timer\'s title (default on): `0`/`1` in a query, boolean in JSON.'),
+  showSpeaker: flagField('Addition to v1: the screens show the speaker (default on).'),
+  showProgress: flagField('Addition to v1: the screens show the progress bar (default on).'),
+  showTimeOfDay: flagField('Addition to v1: the screens show the time of day in the room\'s zone and format (default off).'),
+  showNext: flagField('Addition to v1: the screens show the next timer of the running order (default off).'),
+  showTag: flagField('Addition to v1: the screens show the active timer\'s tag (default on).'),
+  showMessage: flagField('Addition to v1: the screens show the message (default on).'),
   to: integerField({
     min: 0,
     max: 9999,

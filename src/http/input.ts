@@ -50,9 +50,9 @@ function fieldNames(op: Operation): readonly FieldName[] {
   return [...op.required, ...op.optional];
 }
 
-/** An input this operation takes: its required fields, or else its first field, with example values. */
+/** An input this operation takes: its required fields (and the first of those it needs one of), or else its first field, with example values. */
 export function exampleInput(op: Operation): Record<string, JsonExample> {
-  const names = op.required.length > 0 ? op.required : op.optional.slice(0, 1);
+  const names = op.required.length > 0 ? [...op.required, ...op.needsOneOf.slice(0, 1)] : op.optional.slice(0, 1);
   return Object.fromEntries(names.map((name) => [name, fields[name].jsonExample]));
 }
 
@@ -115,7 +115,13 @@ function validate(op: Operation, gathered: Gathered, form: Form): ParsedInput {
   }
   const [only] = forms;
   const parsed = (forms.size <= 1 && gathered.broken.size === 0 ? cachedSchema(op, only ?? form) : requestSchema(op, gathered, form)).safeParse(raw);
-  const problems = [...gathered.broken.values(), ...(parsed.success ? [] : [describeZodError(parsed.error)])];
+  // Named with the other problems, so one answer says all that is wrong (the room would say only the first).
+  const noneOf = op.needsOneOf.length > 0 && op.needsOneOf.every((name) => !gathered.given.has(name) && !gathered.broken.has(name));
+  const problems = [
+    ...gathered.broken.values(),
+    ...(parsed.success ? [] : [describeZodError(parsed.error)]),
+    ...(noneOf ? [`give at least one field: ${op.needsOneOf.join(' or ')}`] : []),
+  ];
   return parsed.success && problems.length === 0 ? { ok: true, input: parsed.data } : { ok: false, error: problems.join('; ') };
 }
 

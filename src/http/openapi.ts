@@ -118,7 +118,7 @@ function changesRoom(op: Operation): boolean {
 // The engine refuses these without any field ("at least one field", engine.ts); the
 // document says so with minProperties and anyOf. The request property test fails
 // should the two ever disagree.
-const NEEDS_A_FIELD: ReadonlySet<string> = new Set(['v1_updateTimer', 'v1_settings']);
+const NEEDS_A_FIELD: ReadonlySet<string> = new Set(['v1_updateTimer', 'v1_settings', 'v1_display']);
 
 function fieldNames(op: Operation): readonly FieldName[] {
   return [...op.required, ...op.optional];
@@ -171,6 +171,8 @@ function bodySchema(op: Operation, pick: (name: FieldName) => z.ZodType): JsonOb
     schema.minProperties = 1;
     schema.anyOf = fieldNames(op).map((name) => ({ required: [name] }));
   }
+  // Beside a required field (the tag an update changes): one of these too.
+  if (op.needsOneOf.length > 0) schema.anyOf = op.needsOneOf.map((name) => ({ required: [name] }));
   return schema;
 }
 

@@ -1,8 +1,9 @@
 // The table of every API operation, v0 and v1. The router is built from it and
 // so is the OpenAPI document, so the two cannot drift apart.
+import { DISPLAY_FIELD_NAMES } from '../domain/display-settings.js';
 import { TIMER_FIELD_NAMES } from '../domain/engine.js';
-import { FLASH_COUNT_DEFAULT } from '../domain/limits.js';
-import type { Command, Message, TimerFields } from '../domain/types.js';
+import { FLASH_COUNT_DEFAULT, TAG_COLOUR_DEFAULT } from '../domain/limits.js';
+import type { Command, DisplaySettings, Message, TimerFields } from '../domain/types.js';
 import type { ComponentName } from './schemas.js';
 import type { FieldName, FieldValue } from './fields.js';
 
@@ -35,6 +36,8 @@ export interface Operation {
   readonly description?: string;
   readonly required: readonly FieldName[];
   readonly optional: readonly FieldName[];
+  /** Optional fields of which at least one must come (beside the required ones); empty when none must. */
+  readonly needsOneOf: readonly FieldName[];
   readonly success: { readonly status: 200 | 201; readonly schema: ComponentName };
   /** True for `/{cmd}` commands: listed in the 404 for an unknown command. */
   readonly isCommand: boolean;
@@ -50,6 +53,7 @@ interface OperationDef<R extends FieldName, O extends FieldName> {
   description?: string;
   required?: readonly R[];
   optional?: readonly O[];
+  needsOneOf?: readonly O[];
   success?: Operation['success'];
   isCommand?: boolean;
   action: (input: Inputs<R, O>, ctx: ActionContext) => Action;
@@ -65,6 +69,7 @@ function operation<R extends FieldName = never, O extends FieldName = never>(def
     ...(def.description === undefined ? {} : { description: def.description }),
     required: def.required ?? [],
     optional: def.optional ?? [],
+    needsOneOf: def.needsOneOf ?? [],
     success: def.success ?? { status: 200, schema: 'StateEnvelope' },
     isCommand: def.isCommand ?? false,
     // The router validates the input with a schema built from exactly `required` and
@@ -78,8 +83,9 @@ const timerFieldNames = TIMER_FIELD_NAMES;
 
 /** Only the fields given, so the engine can tell "not given" from a value (null included, for scheduledAt). */
 function timerFields(input: TimerFields): TimerFields {
-  const { label, speaker, duration, warnAt, dangerAt, appearance, scheduledAt, endsAt } = input;
+  const { label, speaker, duration, warnAt, dangerAt, appearance, scheduledAt, endsAt, tagId } = input;
   return {
+    ...(tagId === undefined ? {} : { tagId }),
     ...(dangerAt === undefined ? {} : { dangerAt }),
     ...(scheduledAt === undefined ? {} : { scheduledAt }),
     ...(endsAt === undefined ? {} : { endsAt }),
@@ -248,7 +254,8 @@ const v1Resources: Operation[] = [
     summary: 'Append a timer to the running order',
     description:
       'Appends a timer at the end of the running order and answers 201 with it. Every field is optional; defaults: ' +
-      'label `Timer N`, speaker empty, duration 600000, warnAt 60000, dangerAt 0, appearance countdown, scheduledAt null, endsAt null (dangerAt, scheduledAt and endsAt are additions to v1). ' +
+      'label `Timer N`, speaker empty, duration 600000, warnAt 60000, dangerAt 0, appearance countdown, scheduledAt null, endsAt null, tagId null (dangerAt, scheduledAt, endsAt and tagId are additions to v1). ' +
+      'A `tagId` the room does not have is 400. ' +
       'The running order holds at most 100 timers: a full one is 400.',
     optional: timerFieldNames,
     success: { status: 201, schema: 'TimerCreated' },
@@ -270,8 +277,9 @@ const v1Resources: Operation[] = [
     path: '/timer/{id}/update',
     summary: 'Change a timer; at least one field',
     description:
-      'Changes the fields given (at least one of label, speaker, duration, warnAt, dangerAt, appearance, scheduledAt, endsAt) and keeps the others. ' +
-      'A new duration on the active timer keeps the time already elapsed. `dangerAt`, `scheduledAt` and `endsAt` are additions to v1; empty (query) or null (JSON) clears them.',
+      'Changes the fields given (at least one of label, speaker, duration, warnAt, dangerAt, appearance, scheduledAt, endsAt, tagId) and keeps the others. ' +
+      'A new duration on the active timer keeps the time already elapsed. `dangerAt`, `scheduledAt`, `endsAt` and `tagId` are additions to v1; empty (query) or null (JSON) clears them. ' +
+      'A `tagId` the room does not have is 400.',
     optional: timerFieldNames,
     action: (input, ctx) => command({ type: 'timer.update', id: ctx.id, fields: timerFields(input) }),
   }),
@@ -342,8 +350,77 @@ const v1Resources: Operation[] = [
   }),
 ];
 
+// Tags are addressed by a `tagId` field, not a path segment: `{id}` in a path is a
+// timer's (unknown: 404 before anything is read), and a tag that is not there is a
+// bad field, 400 naming `tagId`, as it is on a timer.
+const v1Tags: Operation[] = [
+  operation({
+    operationId: 'v1_createTag',
+    version: 'v1',
+    methods: ['POST'],
+    path: '/tags',
+    summary: 'Addition: add a tag to the room (`name`, `colour`)',
+    description:
+      `Addition to v1: adds a tag, a coloured label timers can carry (\`tagId\`); \`colour\` defaults to ${TAG_COLOUR_DEFAULT}. ` +
+      'Answers the state: the new tag is the last of `tags`. The room holds at most 32 tags.',
+    required: ['name'],
+    optional: ['colour'],
+    action: (input, ctx) => command({ type: 'tag.create', id: ctx.newTimerId(), name: input.name, colour: input.colour ?? TAG_COLOUR_DEFAULT }),
+  }),
+  operation({
+    operationId: 'v1_updateTag',
+    version: 'v1',
+    methods: ['GET', 'POST'],
+    path: '/tag/update',
+    summary: 'Addition: rename or recolour a tag; at least one of name, colour',
+    description: 'Addition to v1: changes the `name` or `colour` (at least one) of the tag `tagId` and keeps the other. A tag the room does not have is 400.',
+    required: ['tagId'],
+    optional: ['name', 'colour'],
+    needsOneOf: ['name', 'colour'],
+    action: (input) =>
+      command({
+        type: 'tag.update',
+        id: input.tagId ?? '',
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.colour === undefined ? {} : { colour: input.colour }),
+      }),
+  }),
+  operation({
+    operationId: 'v1_deleteTag',
+    version: 'v1',
+    methods: ['GET', 'POST'],
+    path: '/tag/delete',
+    summary: 'Addition: delete a tag; the timers that carried it carry none',
+    description: 'Addition to v1: removes the tag `tagId` from the room and, in the same change, from every timer that carried it. A tag the room does not have is 400.',
+    required: ['tagId'],
+    action: (input) => command({ type: 'tag.delete', id: input.tagId ?? '' }),
+  }),
+];
+
+/** Only the display fields given, so the room keeps the others. */
+function displayFields(input: Partial<DisplaySettings>): Partial<DisplaySettings> {
+  return Object.fromEntries(DISPLAY_FIELD_NAMES.filter((name) => input[name] !== undefined).map((name) => [name, input[name]])) as Partial<DisplaySettings>;
+}
+
+const v1Display: Operation[] = [
+  operation({
+    operationId: 'v1_display',
+    version: 'v1',
+    methods: ['GET', 'POST'],
+    path: '/display',
+    summary: 'Addition: how the screens look; at least one field',
+    description:
+      'Addition to v1: the display settings of the room (`display` in the state), pushed to every screen: the layout (`full`, `minimal`, `lowerThird`), ' +
+      'the background (black or a chroma-key colour), the colours of the time (normal, warning, overrun), its size, and which elements show ' +
+      '(title, speaker, progress bar, time of day, next timer, tag, message). Give at least one; the others keep their values. ' +
+      'A viewer link may ask for another layout in its own query (`/view/{viewer_key}?layout=minimal`), which changes nothing for the room.',
+    optional: DISPLAY_FIELD_NAMES,
+    action: (input) => command({ type: 'display.set', display: displayFields(input) }),
+  }),
+];
+
 /** Literal resource paths first: they take precedence over `/{cmd}`. */
-export const operations: readonly Operation[] = [...v1Resources, ...v1Commands, ...sharedCommands('v0')];
+export const operations: readonly Operation[] = [...v1Resources, ...v1Tags, ...v1Display, ...v1Commands, ...sharedCommands('v0')];
 
 export function commandNames(version: ApiVersion): string[] {
   return operations.filter((op) => op.version === version && op.isCommand).map((op) => op.path.slice(1));

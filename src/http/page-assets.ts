@@ -1,5 +1,5 @@
-// The browser bundles of the pages (dist/pages/<name>.js and .css, built by
-// scripts/build.mjs), served at /assets/<file>. They are found next to the
+// The browser bundles of the pages (dist/pages/<name>.js and .css, and the display's
+// font, built by scripts/build.mjs), served at /assets/<file>. They are found next to the
 // running code: beside the server bundle (dist/showclock.cjs -> dist/pages), or,
 // when running from source (vitest, src/http/page-assets.ts), in dist/pages at
 // the project root.
@@ -9,11 +9,12 @@ import { fileURLToPath } from 'node:url';
 import type { Context } from 'hono';
 
 /** Only plain bundle names: nothing with a slash or dots can reach the file system. */
-const ASSET_NAME = /^[a-z0-9][a-z0-9-]*\.(js|css)$/;
+const ASSET_NAME = /^[a-z0-9][a-z0-9-]*\.(js|css|woff2)$/;
 
 const CONTENT_TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
+  woff2: 'font/woff2',
 };
 
 /** Where to look for the page bundles, in order, seen from the module at `moduleUrl`. */

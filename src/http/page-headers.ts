@@ -11,6 +11,8 @@ export const PAGE_CSP = [
   "connect-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
+  // The display's keep-awake fallback plays a silent video held in a data: URI.
+  "media-src 'self' data:",
   "manifest-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",

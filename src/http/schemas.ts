@@ -1,7 +1,7 @@
 // Response bodies of the API as zod schemas: the OpenAPI document's components
 // are generated from these, and the tests check real responses against them.
 import { z } from 'zod';
-import { APPEARANCES, CLOCK_FORMATS, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
+import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
 
 const int = () => z.number().int();
 
@@ -16,6 +16,12 @@ export const TimerSchema = z.object({
   tagId: z.string().nullable(),
   scheduledAt: int().nullable().describe('Scheduled start, ms since epoch'),
   endsAt: int().nullable().describe('Addition to v1: counts to this wall-clock instant, ms since epoch; null counts the duration'),
+});
+
+export const TagSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  colour: z.string().describe('#rrggbb, lower case'),
 });
 
 export const MessageSchema = z.object({
@@ -33,6 +39,22 @@ export const SettingsSchema = z.object({
   chimeAtZero: z.boolean().describe('Addition to v1: the displays chime when the digits reach zero'),
   chimeAtWarning: z.boolean().describe('Addition to v1: the displays chime at the warning threshold'),
   chimeVolume: int().describe('Addition to v1: chime volume, 0 to 100'),
+});
+
+export const DisplaySchema = z.object({
+  layout: z.enum(DISPLAY_LAYOUTS).describe('full, minimal (the time alone) or lowerThird (a band along the bottom)'),
+  background: z.string().describe('#rrggbb'),
+  normalColour: z.string().describe('#rrggbb: the time before warnAt'),
+  warningColour: z.string().describe('#rrggbb: the time from warnAt on'),
+  overrunColour: z.string().describe('#rrggbb: the time from dangerAt on and in overrun'),
+  timeSize: int().describe('Percent of the layout\'s own size of the time, 50 to 150'),
+  showTitle: z.boolean(),
+  showSpeaker: z.boolean(),
+  showProgress: z.boolean(),
+  showTimeOfDay: z.boolean(),
+  showNext: z.boolean(),
+  showTag: z.boolean(),
+  showMessage: z.boolean(),
 });
 
 export const StateSchema = z.object({
@@ -54,7 +76,9 @@ export const StateSchema = z.object({
   duration: int(),
   message: MessageSchema.nullable(),
   timers: z.array(TimerSchema),
+  tags: z.array(TagSchema).describe('Addition to v1: the room\'s tags, which timers carry by `tagId`'),
   settings: SettingsSchema,
+  display: DisplaySchema.describe('Addition to v1: how the screens look; set with /display'),
   flash: z
     .object({
       startAt: int().describe('Server instant of the first inversion, ms since epoch'),
@@ -87,8 +111,10 @@ export const ErrorSchema = z.object({
 /** Component names in the OpenAPI document. */
 export const components = {
   Timer: TimerSchema,
+  Tag: TagSchema,
   Message: MessageSchema,
   Settings: SettingsSchema,
+  Display: DisplaySchema,
   State: StateSchema,
   StateEnvelope: StateEnvelopeSchema,
   TimersList: TimersListSchema,

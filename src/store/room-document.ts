@@ -12,21 +12,28 @@ import {
   LABEL_MAX_CHARS,
   MESSAGE_MAX_CHARS,
   SPEAKER_MAX_CHARS,
+  MAX_TAGS,
+  TAG_ID_MAX_CHARS,
+  TAG_NAME_MAX_CHARS,
   TIMER_ID_MAX_CHARS,
   WARN_AT_MAX_MS,
   WARN_AT_MIN_MS,
 } from '../domain/limits.js';
-import { CHIME_DEFAULTS } from '../domain/room.js';
+import { CHIME_DEFAULTS, DISPLAY_DEFAULTS } from '../domain/room.js';
+import { TIME_SIZE_MAX, TIME_SIZE_MIN } from '../domain/display-settings.js';
 import { boxTimeZone } from '../domain/time-zone.js';
-import { APPEARANCES, CLOCK_FORMATS, MESSAGE_COLORS, ZERO_BEHAVIORS, type Room } from '../domain/types.js';
+import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, ZERO_BEHAVIORS, type Room } from '../domain/types.js';
 
 /**
  * Raise when the shape changes; an older service refuses a newer file rather than overwrite it.
  * 2: the room keeps `passedSchedules` (scheduled starts already dealt with) and timers
  * have `endsAt` and `dangerAt`; settings have `timeZone`, `clockFormat` and the chime's. A version 1 file is still read: it had no scheduled starts in effect,
  * so none has passed, and no timer counted to a time of day.
+ * 3: the room keeps its `tags` (id, name, colour) and its `display` settings. Versions 1 and 2
+ * are still read: they had no tags, so the room has none and every timer's `tagId` is cleared
+ * (none could be set), and the display looks as it always did (the defaults).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const wholeMs = z.number().int();
 /** At most `max` characters as the engine counts them (code points), so what it accepted always reads back. */
@@ -71,8 +78,7 @@ function checkRoom(room: { timers: readonly { id: string }[]; activeTimerId: str
 
 const StoredRoomSchemaV1 = z.object(roomFieldsV1).superRefine(checkRoom);
 
-const StoredRoomSchema = z
-  .object({
+const roomFieldsV2 = {
     ...roomFieldsV1,
     timers: z.array(TimerSchema).min(1),
     settings: z.object({
@@ -85,8 +91,46 @@ const StoredRoomSchema = z
       chimeVolume: wholeMs.min(0).max(CHIME_VOLUME_MAX),
     }),
     passedSchedules: z.array(z.object({ timerId: z.string(), scheduledAt: wholeMs })),
-  })
-  .superRefine(checkRoom);
+};
+
+const StoredRoomSchemaV2 = z.object(roomFieldsV2).superRefine(checkRoom);
+
+const TagSchema = z.object({
+  id: z.string().min(1).max(TAG_ID_MAX_CHARS),
+  name: chars(TAG_NAME_MAX_CHARS).pipe(z.string().min(1)),
+  colour: z.string().regex(/^#[0-9a-f]{6}$/),
+});
+
+
+/** Every timer's tag is one of the room's: a file where one is not was not written by this service. */
+function checkTags(room: { timers: readonly { tagId: string | null }[]; tags: readonly { id: string }[] }, ctx: z.RefinementCtx): void {
+  const ids = room.tags.map((t) => t.id);
+  if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['tags'], message: 'two tags share an id' });
+  if (room.timers.some((t) => t.tagId !== null && !ids.includes(t.tagId))) ctx.addIssue({ code: 'custom', path: ['timers'], message: 'a timer carries a tag the room does not have' });
+}
+
+const colour = z.string().regex(/^#[0-9a-f]{6}$/);
+
+const DisplaySchema = z.object({
+  layout: z.enum(DISPLAY_LAYOUTS),
+  background: colour,
+  normalColour: colour,
+  warningColour: colour,
+  overrunColour: colour,
+  timeSize: wholeMs.min(TIME_SIZE_MIN).max(TIME_SIZE_MAX),
+  showTitle: z.boolean(),
+  showSpeaker: z.boolean(),
+  showProgress: z.boolean(),
+  showTimeOfDay: z.boolean(),
+  showNext: z.boolean(),
+  showTag: z.boolean(),
+  showMessage: z.boolean(),
+});
+
+const StoredRoomSchema = z
+  .object({ ...roomFieldsV2, tags: z.array(TagSchema).max(MAX_TAGS), display: DisplaySchema })
+  .superRefine(checkRoom)
+  .superRefine(checkTags);
 
 const documentFields = {
   savedAtWallMs: wholeMs,
@@ -99,15 +143,26 @@ const documentFields = {
 
 const RoomDocumentSchema = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), ...documentFields, room: StoredRoomSchema });
 
-/** The previous version, read and brought up to the current shape. */
+/** Version 2, read and brought up to the current shape: no tags yet, so no timer carries one. */
+const RoomDocumentSchemaV2 = z
+  .object({ schemaVersion: z.literal(2), ...documentFields, room: StoredRoomSchemaV2 })
+  .transform((v2): z.infer<typeof RoomDocumentSchema> => ({
+    ...v2,
+    schemaVersion: SCHEMA_VERSION,
+    room: { ...v2.room, timers: v2.room.timers.map((t) => ({ ...t, tagId: null })), tags: [], display: { ...DISPLAY_DEFAULTS } },
+  }));
+
+/** Version 1, read and brought up to the current shape. */
 const RoomDocumentSchemaV1 = z
   .object({ schemaVersion: z.literal(1), ...documentFields, room: StoredRoomSchemaV1 })
   .transform((v1): z.infer<typeof RoomDocumentSchema> => ({ ...v1, schemaVersion: SCHEMA_VERSION, room: {
       ...v1.room,
-      timers: v1.room.timers.map((t) => ({ ...t, endsAt: null, dangerAt: 0 })),
+      timers: v1.room.timers.map((t) => ({ ...t, endsAt: null, dangerAt: 0, tagId: null })),
       // The room had no zone of its own: the box's, as a new room gets.
       settings: { ...v1.room.settings, timeZone: boxTimeZone(), clockFormat: '24h' as const, ...CHIME_DEFAULTS },
       passedSchedules: [],
+      tags: [],
+      display: { ...DISPLAY_DEFAULTS },
     },
   }));
 
@@ -130,7 +185,7 @@ export function toDocument(room: Room, now: ClockReading, seqReservedTo: number)
     schemaVersion: SCHEMA_VERSION,
     savedAtWallMs: Math.round(now.wallMs),
     seqReservedTo: Math.max(seqReservedTo, room.seq),
-    room: { ...kept, timers: [...room.timers], passedSchedules: [...room.passedSchedules], transport },
+    room: { ...kept, timers: [...room.timers], passedSchedules: [...room.passedSchedules], tags: [...room.tags], transport },
   };
 }
 
@@ -154,10 +209,10 @@ export function parseDocument(text: string): DocumentRead {
   if (typeof version === 'number' && Number.isInteger(version) && version > SCHEMA_VERSION) {
     return { kind: 'newer', schemaVersion: version };
   }
-  const schema = version === 1 ? RoomDocumentSchemaV1 : RoomDocumentSchema;
-  const parsed = schema.safeParse(json);
+  const older = version === 1 ? RoomDocumentSchemaV1 : version === 2 ? RoomDocumentSchemaV2 : null;
+  const parsed = (older ?? RoomDocumentSchema).safeParse(json);
   if (!parsed.success) {
-    return { kind: 'damaged', reason: `not a room file of schema version ${version === 1 ? 1 : SCHEMA_VERSION}: ${describeZodError(parsed.error)}` };
+    return { kind: 'damaged', reason: `not a room file of schema version ${version === 1 || version === 2 ? version : SCHEMA_VERSION}: ${describeZodError(parsed.error)}` };
   }
   return { kind: 'ok', document: parsed.data };
 }

@@ -163,7 +163,9 @@ describe('parameters', () => {
     expect(queryNames(v1('/blackout'))).toEqual({ on: false });
     expect(queryNames(v1('/onair'))).toEqual({ on: false });
     expect(queryNames(v0('/blackout'))).toEqual({ on: false });
-    expect(queryNames(v1('/timer/{id}/update'))).toEqual({ label: false, speaker: false, duration: false, warnAt: false, dangerAt: false, appearance: false, scheduledAt: false, endsAt: false });
+    expect(queryNames(v1('/timer/{id}/update'))).toEqual({ label: false, speaker: false, duration: false, warnAt: false, dangerAt: false, appearance: false, scheduledAt: false, endsAt: false, tagId: false });
+    expect(queryNames(v1('/tag/update'))).toEqual({ tagId: true, name: false, colour: false });
+    expect(queryNames(v1('/tag/delete'))).toEqual({ tagId: true });
     expect(queryNames(v1('/settings'))).toEqual({ zeroBehavior: false, autoAdvance: false, timeZone: false, clockFormat: false, chimeAtZero: false, chimeAtWarning: false, chimeVolume: false });
     for (const cmd of ['start', 'pause', 'stop', 'reset', 'next', 'clear_message', 'status']) {
       expect(queryNames(v1(`/${cmd}`)), cmd).toEqual({});
@@ -317,7 +319,13 @@ describe('responses', () => {
 
 describe('the document describes what the API answers', () => {
   it('every GET operation answers 2xx when called with the documented examples, and the body fits', async () => {
-    const room = { ...roomWithTimers(3), activeTimerId: 't2', transport: { running: false as const, remainingMs: 120_000 } };
+    // The room has the tag the examples name (tagId k3x9), as a room a client reads its ids from would.
+    const room = {
+      ...roomWithTimers(3),
+      activeTimerId: 't2',
+      transport: { running: false as const, remainingMs: 120_000 },
+      tags: [{ id: 'k3x9', name: 'Main stage', colour: '#ff9f0a' }],
+    };
     let called = 0;
     const jsonGets = Object.entries(doc.paths).filter(([path, item]) => item.get !== undefined && answersJson(item.get) && path !== '/api/v1/openapi.json');
     for (const [path] of jsonGets) {

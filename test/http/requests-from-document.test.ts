@@ -64,6 +64,10 @@ const ROOM_REFUSALS = [
   // The document gives the shape of a zone name; the box's time-zone database decides the rest.
   /^timeZone: unknown time zone /,
   /^ms: "[^"]*" counts to a time of day/,
+  // A tag id of the right shape that the room does not have (or none, where one is needed).
+  /^tagId: no tag with id /,
+  /^tagId: give the id of one of the room's tags/,
+  /^the room's tags are full/,
 ];
 
 let doc: OpenApiDocument;
@@ -132,6 +136,18 @@ function textValues(maxLength: number | undefined, wellFormed: boolean, within: 
   );
 }
 
+/**
+ * Within the schemas, a field whose pattern is a plain ASCII shape (a tag id, a colour, a zone
+ * name) also gets strings drawn from that pattern: the text values above would almost never fit
+ * it, and the operation would hardly ever act. Text rules (\u escapes, \p classes, lookaheads)
+ * keep to the text values, which are what they are about.
+ */
+function patternValues(schema: Schema, within: Within): fc.Arbitrary<string> | undefined {
+  const pattern = schema.pattern;
+  if (!within || pattern === undefined || /\\u|\\p|\(\?/.test(pattern)) return undefined;
+  return fc.stringMatching(new RegExp(pattern));
+}
+
 /** Whether a URL can carry the string (a lone surrogate has no UTF-8, so no percent-encoding). */
 function encodable(s: string): boolean {
   try {
@@ -164,7 +180,11 @@ function queryValue(schema: Schema, within: Within): fc.Arbitrary<string> {
       { weight: 1, arbitrary: fc.constantFrom('', 'true', 'yes', '2', `${values[0] ?? ''} `, (values[0] ?? '').toUpperCase()) },
     );
   }
-  if (schema.pattern !== undefined || schema.maxLength !== undefined) return textValues(schema.maxLength, true, within);
+  if (schema.pattern !== undefined || schema.maxLength !== undefined) {
+    const shaped = patternValues(schema, within);
+    const text = textValues(schema.maxLength, true, within);
+    return shaped === undefined ? text : fc.oneof({ weight: 1, arbitrary: text }, { weight: 3, arbitrary: shaped });
+  }
   if (within) return fc.constantFrom('0', '1', '', 'off');
   return fc.oneof(fc.constantFrom('0', '1', '', 'off'), fc.string({ maxLength: 8 }).filter(encodable));
 }
@@ -188,7 +208,9 @@ function jsonValue(schema: Schema, within: Within): fc.Arbitrary<unknown> {
       ? fc.constantFrom(...schema.enum)
       : fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...schema.enum) }, { weight: 1, arbitrary: fc.constantFrom('', 'Red', 'purple') });
   } else if (schema.pattern !== undefined || schema.maxLength !== undefined) {
-    right = textValues(schema.maxLength, false, within);
+    const shaped = patternValues(schema, within);
+    const text = textValues(schema.maxLength, false, within);
+    right = shaped === undefined ? text : fc.oneof({ weight: 1, arbitrary: text }, { weight: 3, arbitrary: shaped });
   } else {
     right = fc.string({ maxLength: 8 });
   }

@@ -17,6 +17,7 @@ import { RoomCommands } from './room-commands.js';
 import { RunningOrder } from './running-order.js';
 import { SettingsPanel } from './settings-panel.js';
 import { StorageBanner } from './storage-banner.js';
+import { TagsPanel } from './tags-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { TransportPanel } from './transport-panel.js';
 
@@ -47,6 +48,7 @@ function start(): void {
   const transport = new TransportPanel(commands);
   const composer = new MessageComposer(commands);
   const settings = new SettingsPanel(commands);
+  const tags = new TagsPanel(commands);
   const order = new RunningOrder(commands, () => {
     if (!live) readState('Running order');
   });
@@ -55,6 +57,7 @@ function start(): void {
     transport.render(snapshot);
     composer.render(snapshot);
     settings.render(snapshot);
+    tags.render(snapshot);
     order.render(snapshot);
     preview.show(snapshot);
     document.body.setAttribute('data-seq', String(snapshot.seq));

@@ -13,7 +13,7 @@ type TextField = 'label' | 'speaker' | 'duration' | 'warnAt' | 'dangerAt' | 'sch
 const TEXT_FIELDS: readonly TextField[] = ['label', 'speaker', 'duration', 'warnAt', 'dangerAt', 'scheduledAt', 'endsAt'];
 
 const APPEARANCE_WORDS: Readonly<Record<Appearance, string>> = { countdown: 'Countdown', countup: 'Count up', clock: 'Clock' };
-const FIELD_WORDS: Readonly<Record<TextField | 'appearance', string>> = {
+const FIELD_WORDS: Readonly<Record<TextField | 'appearance' | 'tagId', string>> = {
   label: 'Label',
   speaker: 'Speaker',
   duration: 'Duration',
@@ -22,6 +22,7 @@ const FIELD_WORDS: Readonly<Record<TextField | 'appearance', string>> = {
   scheduledAt: 'Starts at',
   endsAt: 'Ends at',
   appearance: 'Shows',
+  tagId: 'Tag',
 };
 const DELETE_CONFIRM_MS = 4_000;
 
@@ -31,6 +32,9 @@ interface Row {
   readonly idText: HTMLElement;
   readonly inputs: Readonly<Record<TextField, HTMLInputElement>>;
   readonly appearance: HTMLSelectElement;
+  readonly tag: HTMLSelectElement;
+  /** The room's tags the tag list was built from (ids, names, colours), to rebuild it only when they change. */
+  tagsShown: string;
   readonly select: HTMLButtonElement;
   readonly up: HTMLButtonElement;
   readonly down: HTMLButtonElement;
@@ -141,6 +145,7 @@ export class RunningOrder {
     };
     const appearance = make('select', { className: 'f-appearance' });
     for (const value of APPEARANCES) appearance.appendChild(make('option', { text: APPEARANCE_WORDS[value], attrs: { value } }));
+    const tag = make('select', { className: 'f-tag' });
     const position = make('span', { className: 'pos' });
     const idText = make('span', { className: 'tid' });
     const select = make('button', { className: 'select', text: 'Select', attrs: { type: 'button' } });
@@ -157,9 +162,10 @@ export class RunningOrder {
       make('td', {}, [inputs.scheduledAt]),
       make('td', {}, [inputs.endsAt]),
       make('td', {}, [appearance]),
+      make('td', {}, [tag]),
       make('td', { className: 'c-actions' }, [select, up, down, remove]),
     ]);
-    const row: Row = { tr, position, idText, inputs, appearance, select, up, down, remove, confirmUntil: null };
+    const row: Row = { tr, position, idText, inputs, appearance, tag, tagsShown: '', select, up, down, remove, confirmUntil: null };
     setText(idText, id);
 
     for (const field of TEXT_FIELDS) {
@@ -181,6 +187,8 @@ export class RunningOrder {
       });
     }
     appearance.addEventListener('change', () => void this.#commit(id, 'appearance', appearance, { appearance: appearance.value }));
+    // The empty option is "no tag": an empty tagId clears it.
+    tag.addEventListener('change', () => void this.#commit(id, 'tagId', tag, { tagId: tag.value }));
     select.addEventListener('click', () => void this.#commands.run(`Select "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/select`));
     up.addEventListener('click', () => this.#move(id, -1));
     down.addEventListener('click', () => this.#move(id, 1));
@@ -203,11 +211,34 @@ export class RunningOrder {
     }
     row.appearance.setAttribute('aria-label', `${FIELD_WORDS.appearance} (timer ${index + 1})`);
     if (!this.#pending.has(row.appearance) && row.appearance.value !== timer.appearance) row.appearance.value = timer.appearance;
+    this.#patchTag(row, timer, index, snapshot);
     row.select.setAttribute('aria-label', `Select timer ${index + 1}`);
     row.remove.setAttribute('aria-label', `Delete timer ${index + 1}`);
     row.up.disabled = index === 0;
     row.down.disabled = index === snapshot.timers.length - 1;
     row.remove.disabled = snapshot.timers.length === 1;
+  }
+
+  /** The tag list (rebuilt only when the room's tags change) and this timer's tag, its colour as the select's edge. */
+  #patchTag(row: Row, timer: Timer, index: number, snapshot: Snapshot): void {
+    const tags = snapshot.tags;
+    const signature = tags.map((t) => `${t.id} ${t.colour} ${t.name}`).join('\n');
+    if (row.tagsShown !== signature) {
+      row.tagsShown = signature;
+      while (row.tag.firstChild !== null) row.tag.removeChild(row.tag.firstChild);
+      row.tag.appendChild(make('option', { text: '—', attrs: { value: '' } }));
+      for (const t of tags) row.tag.appendChild(make('option', { text: t.name, attrs: { value: t.id } }));
+    }
+    row.tag.setAttribute('aria-label', `${FIELD_WORDS.tagId} of timer ${index + 1}`);
+    row.tag.disabled = tags.length === 0;
+    if (this.#pending.has(row.tag)) return;
+    const value = timer.tagId ?? '';
+    if (row.tag.value !== value) row.tag.value = value;
+    const colour = tags.find((t) => t.id === timer.tagId)?.colour ?? '';
+    if (row.tag.getAttribute('data-colour') !== colour) {
+      row.tag.setAttribute('data-colour', colour);
+      row.tag.style.borderLeft = colour === '' ? '' : `6px solid ${colour}`;
+    }
   }
 
   #timer(id: string): Timer | undefined {
@@ -246,7 +277,7 @@ export class RunningOrder {
     }
   }
 
-  async #commit(id: string, field: TextField | 'appearance', node: HTMLInputElement | HTMLSelectElement, body: Record<string, string | number | null>): Promise<void> {
+  async #commit(id: string, field: TextField | 'appearance' | 'tagId', node: HTMLInputElement | HTMLSelectElement, body: Record<string, string | number | null>): Promise<void> {
     this.#pending.add(node);
     await this.#commands.run(`${FIELD_WORDS[field]} of "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/update`, body);
     this.#pending.delete(node);

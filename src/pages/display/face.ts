@@ -3,10 +3,18 @@
 // clock. Every boundary is computed from endAt/remainingAtPause on the server's
 // timeline, so screens that agree on server time flip together.
 import type { Snapshot, SnapshotFlash } from '../../domain/snapshot.js';
-import type { MessageColor, Settings } from '../../domain/types.js';
+import type { DisplaySettings, MessageColor, Settings, Tag } from '../../domain/types.js';
 import { formatTimeOfDay as formatInZone } from './time-of-day.js';
 
 export type Tone = 'normal' | 'warn' | 'over';
+
+/**
+ * Whether the digits move: `running`; held at the timer's full length before it starts
+ * (`ready`); held midway (`paused`); held at zero by zeroBehavior=stop (`stopped`), which
+ * is not a pause a stage manager forgot; `none` where holding means nothing (a time of
+ * day, a hidden overrun).
+ */
+export type Hold = 'running' | 'ready' | 'paused' | 'stopped' | 'none';
 
 export interface FaceMessage {
   readonly text: string;
@@ -20,6 +28,7 @@ export interface Face {
   /** The big digits; empty when nothing is to be shown (`hide` at zero). */
   readonly time: string;
   readonly tone: Tone;
+  readonly hold: Hold;
   /**
    * The red threshold (the timer's dangerAt) is passed and zero is not: shown red.
    * Beside `tone` ('warn' while it holds), so readers of the three tones need not change.
@@ -31,9 +40,21 @@ export interface Face {
   readonly progress: number | null;
   readonly label: string;
   readonly speaker: string;
+  readonly tag: FaceTag | null;
+  /** The time of day, when the display settings show it; '' otherwise. */
+  readonly clock: string;
+  /** The next timer of the running order ("Next: Panel"), when the display settings show it; '' otherwise. */
+  readonly next: string;
   readonly message: FaceMessage | null;
   readonly onAir: boolean;
   readonly blackout: boolean;
+}
+
+/** The active timer's tag as the display labels it: its name on its colour, in black or white, whichever reads. */
+export interface FaceTag {
+  readonly name: string;
+  readonly colour: string;
+  readonly text: '#000' | '#fff';
 }
 
 export interface FaceAt {
@@ -66,6 +87,10 @@ export type DisplayState = Pick<
   readonly flash?: SnapshotFlash | null;
   /** The active timer's red threshold; absent (an older server): none. */
   readonly dangerAt?: number;
+  /** How the screens look; absent (an older server): as they always looked. */
+  readonly display?: Pick<DisplaySettings, 'showTimeOfDay' | 'showNext'>;
+  /** The room's tags; absent (an older server): none. */
+  readonly tags?: readonly Tag[];
   /** The room's zone and clock format for times of day; absent (an older server): UTC, 24 h. */
   readonly settings?: Pick<Settings, 'timeZone' | 'clockFormat'>;
 };
@@ -115,6 +140,23 @@ function flashAt(flash: SnapshotFlash | null | undefined, nowMs: number): { inve
   const half = flash.periodMs / 2;
   const halves = Math.floor((nowMs - flash.startAt) / half);
   return { inverted: halves % 2 === 0, nextChangeAt: Math.min(flash.endAt, flash.startAt + (halves + 1) * half) };
+}
+
+/** Black on a light colour, white on a dark one (relative luminance, WCAG's weights). */
+export function textOn(colour: string): '#000' | '#fff' {
+  const channel = (i: number): number => {
+    const c = parseInt(colour.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+  };
+  const luminance = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
+  // Where black and white contrast equally with the colour.
+  return luminance > 0.179 ? '#000' : '#fff';
+}
+
+function tagOf(state: DisplayState, timerTagId: string | null | undefined): FaceTag | null {
+  if (timerTagId === null || timerTagId === undefined || state.tags === undefined) return null;
+  const tag = state.tags.find((t) => t.id === timerTagId);
+  return tag === undefined ? null : { name: tag.name, colour: tag.colour, text: textOn(tag.colour) };
 }
 
 function earliestAfter(nowMs: number, candidates: readonly (number | null)[]): number | null {
@@ -173,14 +215,34 @@ export function faceAt(state: DisplayState, serverNowMs: number): FaceAt {
       ? null
       : Math.round(Math.min(1, Math.max(0, shownElapsed / state.duration)) * 1000) / 1000;
 
+  const hold: Hold =
+    appearance === 'clock' || hidden
+      ? 'none'
+      : state.running
+        ? 'running'
+        : state.zeroBehavior === 'stop' && remaining <= 0
+          ? 'stopped'
+          : remaining >= state.duration
+            ? 'ready'
+            : 'paused';
+
+  const showClock = state.display !== undefined && state.display.showTimeOfDay;
+  const clock = showClock ? formatTimeOfDay(serverNowMs, state.settings ?? DEFAULT_TIME_OF_DAY) : '';
+  const nextTimer = state.display !== undefined && state.display.showNext ? state.timers[state.timers.findIndex((t) => t.id === state.activeTimerId) + 1] : undefined;
+  const next = nextTimer === undefined ? '' : `Next: ${nextTimer.label}`;
+
   const face: Face = {
     time,
     tone,
+    hold,
+    clock,
+    next,
     danger,
     inverted: false,
     progress,
     label: state.activeLabel,
     speaker: state.activeSpeaker,
+    tag: tagOf(state, timer?.tagId),
     message,
     onAir: state.onAir,
     blackout: state.blackout,
@@ -197,6 +259,8 @@ export function faceAt(state: DisplayState, serverNowMs: number): FaceAt {
     running && appearance !== 'clock' ? state.endAt : null,
     flashing ? Math.floor(serverNowMs / FLASH_PERIOD_MS) * FLASH_PERIOD_MS + FLASH_PERIOD_MS : null,
     flash.nextChangeAt,
+    // The time of day ticks each second while it shows.
+    showClock ? Math.floor(serverNowMs / 1000) * 1000 + 1000 : null,
   ]);
   return { face: flash.inverted ? { ...face, inverted: true } : face, nextChangeAt };
 }

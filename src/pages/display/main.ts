@@ -10,6 +10,7 @@ import { cuesOf, dueCues, nextCueAt, type Cue } from './chime-cues.js';
 import { faceAt } from './face.js';
 import { keepAwake } from './keep-awake.js';
 import { startLiveStream } from './live-stream.js';
+import { DISPLAY_LAYOUTS, type DisplayLayout } from '../../domain/types.js';
 import { createScreen } from './screen.js';
 import { createServerClock } from './server-clock.js';
 
@@ -17,7 +18,15 @@ import { createServerClock } from './server-clock.js';
 const EARLY_RESYNCS_MS = [1_500, 5_000, 15_000, 30_000];
 const RESYNC_MS = 60_000;
 
+/** A viewer link may ask for its own layout (`?layout=minimal` for a phone); the room's settings stay as they are. */
+function layoutAsked(): DisplayLayout | null {
+  const asked = new URLSearchParams(location.search).get('layout');
+  for (let i = 0; i < DISPLAY_LAYOUTS.length; i += 1) if (DISPLAY_LAYOUTS[i] === asked) return asked;
+  return null;
+}
+
 function start(): void {
+  const ownLayout = layoutAsked();
   // The stream and time endpoints sit under the page's own path, so no key is written into the page.
   const base = location.pathname.replace(/\/+$/, '');
   const clock = createServerClock(`${base}/time`);
@@ -89,6 +98,8 @@ function start(): void {
     onSnapshot(snapshot) {
       clock.hint(snapshot.serverNow);
       state = snapshot;
+      // An older box sends no display settings: the look stays the stylesheet's own.
+      if (snapshot.display !== undefined) screen.setLook(ownLayout === null ? snapshot.display : { ...snapshot.display, layout: ownLayout });
       redraw();
       showSoundButton();
     },

@@ -1,6 +1,8 @@
 // Puts a Face on the page. Writes to the DOM only what differs from the last
 // face, so a redraw where nothing visible changed costs no layout or paint.
-import type { Face, FaceMessage, Tone } from './face.js';
+import type { DisplaySettings } from '../../domain/types.js';
+import type { Face, FaceMessage, Hold, Tone } from './face.js';
+import { fitMessage, fitTime, whenFontsLoaded } from './fit.js';
 
 function element(id: string): HTMLElement {
   const found = document.getElementById(id);
@@ -8,13 +10,28 @@ function element(id: string): HTMLElement {
   return found;
 }
 
+const MARKS: Record<Hold, string> = { running: '', ready: 'READY', paused: 'PAUSED', stopped: 'STOPPED AT ZERO', none: '' };
+
 /** Font size classes by length, so h:mm:ss, +m:ss and a 12 h "12:04:18 PM" still fit the width. */
 function lengthClass(text: string): string {
   return `time len-${Math.min(11, Math.max(4, text.length))}`;
 }
 
+/** The screen's look: the room's display settings, the layout possibly the viewer link's own. */
+export type Look = Omit<DisplaySettings, 'showTimeOfDay' | 'showNext'>;
+
+const HIDDEN_WHEN_OFF: readonly (readonly [keyof Look, string])[] = [
+  ['showTitle', 'no-title'],
+  ['showSpeaker', 'no-speaker'],
+  ['showProgress', 'no-progress'],
+  ['showTag', 'no-tag'],
+  ['showMessage', 'no-message'],
+];
+
 export interface Screen {
   render(face: Face): void;
+  /** Applies the look; nothing is written when it is the one shown. */
+  setLook(look: Look): void;
   setLink(up: boolean): void;
 }
 
@@ -25,6 +42,16 @@ export function createScreen(): Screen {
   const speaker = element('speaker');
   const bar = element('bar');
   const message = element('message');
+  const messageText = element('message-text');
+  const clock = element('clock');
+  const mark = element('mark');
+  const tag = element('tag');
+  const info = element('info');
+  const next = element('next');
+  const tod = element('tod');
+  /** Classes of the look (layout, elements off), kept apart from the tone classes that change every few seconds. */
+  let lookClasses = '';
+  let lookKey = '';
   const onair = element('onair');
   const blackout = element('blackout');
   const link = element('link');
@@ -32,24 +59,65 @@ export function createScreen(): Screen {
   let last: Face | null = null;
   let lastMessage: FaceMessage | null = null;
 
-  const setTone = (tone: Tone, danger: boolean, inverted: boolean): void => {
-    screen.className = `screen tone-${tone}${danger ? ' tone-danger' : ''}${inverted ? ' inverted' : ''}`;
+  const setTone = (tone: Tone, danger: boolean, inverted: boolean, hold: Hold): void => {
+    screen.className = `screen tone-${tone}${danger ? ' tone-danger' : ''}${inverted ? ' inverted' : ''} hold-${hold}${lookClasses}`;
   };
+  // Sizes depend on the window and on what shares the column with the time: fitted
+  // again when either changes, not every second (same-length digits have one width).
+  const refit = (): void => {
+    fitMessage(message, messageText);
+    fitTime(clock, time, mark);
+  };
+  window.addEventListener('resize', refit);
+  whenFontsLoaded(refit);
 
   return {
     render(face) {
       const prev = last;
+      let layoutChanged = prev === null;
       if (prev === null || prev.blackout !== face.blackout) blackout.hidden = !face.blackout;
       if (prev === null || prev.time !== face.time) {
         time.textContent = face.time;
         const cls = lengthClass(face.time);
-        if (time.className !== cls) time.className = cls;
+        if (time.className !== cls) {
+          time.className = cls;
+          layoutChanged = true;
+        }
       }
-      if (prev === null || prev.tone !== face.tone || prev.danger !== face.danger || prev.inverted !== face.inverted) {
-        setTone(face.tone, face.danger, face.inverted);
+      if (prev === null || prev.tone !== face.tone || prev.danger !== face.danger || prev.inverted !== face.inverted || prev.hold !== face.hold) {
+        setTone(face.tone, face.danger, face.inverted, face.hold);
+      }
+      if (prev === null || prev.hold !== face.hold) {
+        const text = MARKS[face.hold];
+        mark.textContent = text;
+        if (mark.hidden !== (text === '')) {
+          mark.hidden = text === '';
+          layoutChanged = true;
+        }
       }
       if (prev === null || prev.label !== face.label) label.textContent = face.label;
       if (prev === null || prev.speaker !== face.speaker) speaker.textContent = face.speaker;
+      if (prev === null || prev.next !== face.next || prev.clock !== face.clock) {
+        next.textContent = face.next;
+        tod.textContent = face.clock;
+        const empty = face.next === '' && face.clock === '';
+        if (info.hidden !== empty) {
+          info.hidden = empty;
+          layoutChanged = true;
+        }
+      }
+      const t = face.tag;
+      const pt = prev === null ? undefined : prev.tag;
+      if (pt === undefined || (pt === null) !== (t === null) || (pt !== null && t !== null && (pt.name !== t.name || pt.colour !== t.colour))) {
+        tag.hidden = t === null;
+        if (t !== null) {
+          tag.textContent = t.name;
+          // Set through the style object, which the page's CSP allows (a style attribute it would not).
+          tag.style.backgroundColor = t.colour;
+          tag.style.color = t.text;
+        }
+        layoutChanged = true;
+      }
       if (prev === null || prev.progress !== face.progress) {
         const bared = face.progress !== null;
         if (bar.parentElement !== null) bar.parentElement.hidden = !bared;
@@ -61,9 +129,16 @@ export function createScreen(): Screen {
       const m = face.message;
       const lm = lastMessage;
       if (m === null) {
-        if (lm !== null || prev === null) message.hidden = true;
+        if (lm !== null || prev === null) {
+          message.hidden = true;
+          layoutChanged = true;
+        }
       } else {
-        if (lm === null || lm.text !== m.text) message.textContent = m.text;
+        if (lm === null || lm.text !== m.text) {
+          messageText.textContent = m.text;
+          layoutChanged = true;
+        }
+        if (lm === null || lm.bold !== m.bold) layoutChanged = true;
         if (lm === null || lm.color !== m.color || lm.bold !== m.bold || lm.lit !== m.lit) {
           message.className = `message color-${m.color}${m.bold ? ' bold' : ''}${m.lit ? '' : ' dark'}`;
         }
@@ -71,6 +146,25 @@ export function createScreen(): Screen {
       }
       lastMessage = m;
       last = face;
+      if (layoutChanged) refit();
+    },
+    setLook(look) {
+      const key = JSON.stringify(look);
+      if (key === lookKey) return;
+      lookKey = key;
+      lookClasses = ` layout-${look.layout}`;
+      for (const pair of HIDDEN_WHEN_OFF) if (!look[pair[0]]) lookClasses += ` ${pair[1]}`;
+      // Custom properties through the style object (the CSP allows no style attribute).
+      screen.style.setProperty('--bg', look.background);
+      screen.style.setProperty('--normal', look.normalColour);
+      screen.style.setProperty('--warn', look.warningColour);
+      screen.style.setProperty('--over', look.overrunColour);
+      screen.style.setProperty('--time-scale', String(look.timeSize / 100));
+      document.body.style.backgroundColor = look.background;
+      const f = last;
+      if (f !== null) setTone(f.tone, f.danger, f.inverted, f.hold);
+      else screen.className = `screen tone-normal${lookClasses}`;
+      refit();
     },
     setLink(up) {
       link.hidden = up;

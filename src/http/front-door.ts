@@ -1,0 +1,87 @@
+// The box's front door: GET / is a short page that says what the box is and how
+// to open the console and the viewer, and /favicon.svg (and /favicon.ico, which
+// browsers ask for by themselves) its icon. No key is ever written into the page:
+// the console's link is opened by typing the key, or pasting the whole link, into
+// a field, which the page's script turns into /control/{key} (or /view/{key}).
+import type { Hono } from 'hono';
+import type { AppEnv } from './app.js';
+import { CONTROL_STYLE_HREF } from './control-page-html.js';
+import { pageHeaders } from './page-headers.js';
+
+export const HOME_SCRIPT_SRC = '/assets/home.js';
+
+/** A white clock face with a red hand: readable at 16 px in a tab. */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">
+<rect width="64" height="64" rx="14" fill="#111"/>
+<circle cx="32" cy="34" r="21" fill="none" stroke="#fff" stroke-width="6"/>
+<rect x="27" y="4" width="10" height="7" rx="2" fill="#fff"/>
+<path d="M32 34 L32 19" stroke="#ff3b30" stroke-width="6" stroke-linecap="round"/>
+</svg>
+`;
+
+export const FRONT_DOOR_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>Showclock</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${CONTROL_STYLE_HREF}">
+<script src="${HOME_SCRIPT_SRC}" defer></script>
+</head>
+<body class="front-door">
+<header><h1>Showclock</h1></header>
+<section>
+<h2>A countdown timer box for live events</h2>
+<p>This box holds the show's running order and shows the time left on its HDMI screen, on phones,
+tablets and confidence monitors, all on the same second. A stage manager runs it from the control
+console; button panels, QLab and scripts drive it over the network.</p>
+</section>
+<section>
+<h2>Open the control console</h2>
+<p>The console needs the box's API key. On the box, <code>npm run key</code> (on a Pi:
+<code>sudo showclock key</code>) prints the control link; open it, or type its key or paste the whole link here.</p>
+<form id="control-form" autocomplete="off">
+<label for="control-key">API key or control link</label>
+<input id="control-key" name="key" type="password" spellcheck="false" autocapitalize="off" required>
+<button type="submit">Open the console</button>
+<p id="control-problem" class="field-error" role="alert" hidden></p>
+</form>
+</section>
+<section>
+<h2>Watch the time</h2>
+<p>The viewer link shows the clock on any phone, tablet or monitor, and can change nothing. The
+console shows it with a QR code; <code>npm run key</code> prints it too.</p>
+<form id="viewer-form" autocomplete="off">
+<label for="viewer-key">Viewer key or viewer link</label>
+<input id="viewer-key" name="key" type="password" spellcheck="false" autocapitalize="off" required>
+<button type="submit">Open the viewer</button>
+<p id="viewer-problem" class="field-error" role="alert" hidden></p>
+</form>
+<p>The box's own HDMI screen is <code>/display</code>, which opens only on the box itself.
+Developers: the API is described at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
+</section>
+</body>
+</html>
+`;
+
+export function mountFrontDoor(app: Hono<AppEnv>): void {
+  app.get('/', (c) => {
+    c.set('route', 'GET /');
+    return c.body(FRONT_DOOR_HTML, 200, pageHeaders({ keyInUrl: false }));
+  });
+  for (const path of ['/favicon.svg', '/favicon.ico']) {
+    app.get(path, (c) => {
+      c.set('route', `GET ${path}`);
+      return c.body(FAVICON_SVG, 200, {
+        // Served as SVG under both names: every browser the box meets reads an SVG icon by its type.
+        'Content-Type': 'image/svg+xml',
+        'Cache-Control': 'public, max-age=86400',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'",
+      });
+    });
+  }
+}
