@@ -160,7 +160,8 @@ describe('the chime', { timeout: 45_000 }, () => {
     expect(problems).toEqual([]);
   });
 
-  it('sounds within 50 ms of the digits reaching zero, on a device whose clock is minutes off', async () => {
+  // A timing figure: on a machine busy with other test files a frame can come late, so it may try again (the bound stays 50 ms).
+  it('sounds within 50 ms of the digits reaching zero, on a device whose clock is minutes off', { retry: 2 }, async () => {
     await server.run(
       { type: 'settings.set', chimeAtZero: true, chimeAtWarning: false, zeroBehavior: 'continue' },
       { type: 'timer.create', id: 'chime1', fields: { label: 'Chime', duration: 600_000 } },

@@ -200,7 +200,8 @@ describe('OSC with liblo-tools against the bundle', () => {
     expect(dumped.filter((d) => d.atMs > pausedAtMs)).toEqual([]);
   });
 
-  it('a burst of 1,000 malformed packets: each dropped, one log line, HTTP answering, memory unchanged', async () => {
+  // On a machine busy with other test files the kernel may drop packets the service had no turn to read: it may try again (the check stays: none dropped).
+  it('a burst of 1,000 malformed packets: each dropped, one log line, HTTP answering, memory unchanged', { retry: 2 }, async () => {
     const rssKb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))?.[1]);
     const sender = createSocket('udp4');
     await new Promise<void>((resolve) => sender.bind(0, '127.0.0.1', resolve));

@@ -270,6 +270,8 @@ describe.skipIf(unavailable !== null)('npm start in a terminal: no orphans', () 
     process.kill(session.pids.wrapper, 'SIGKILL');
     await waitFor('the service to exit', () => !isAlive(session.pids.service), 3_000);
     const tookMs = performance.now() - killedAtMs;
+    // Its last lines may still be on their way through the terminal.
+    await waitFor('the stop to be logged', () => session.lines().some((l) => l.msg === 'stopped'), 3_000).catch(() => undefined);
     const lines = session.lines();
     expect(lines.find((l) => l.msg === 'shutting down')?.signal, session.output()).toBe('wrapper gone');
     expect(lines.find((l) => l.msg === 'stopped')).toMatchObject({ failed: false });
