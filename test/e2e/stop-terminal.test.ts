@@ -19,6 +19,12 @@ import { ensureFreshBundle, isAlive, startInTerminal, terminalUnavailable, waitF
 const ROUNDS = 20;
 /** The issue's "stop within 100 ms" of the change's answer: the coalesced write has not happened yet. */
 const STOP_WITHIN_MS = 100;
+/**
+ * What each round must meet: the stop sent well before the coalesced write
+ * (1 s after the change) could have saved the change, so only the stop saves it.
+ * The harness aims at 100 ms; a machine busy with other test files can be slower.
+ */
+const STOP_BEFORE_WRITE_MS = 500;
 const ROUND_TIMEOUT_MS = 180_000;
 
 const unavailable = terminalUnavailable();
@@ -108,7 +114,7 @@ afterEach(() => {
 
 describe.skipIf(unavailable !== null)('npm start in a terminal: one stop is one stop', () => {
   for (const stop of ['Ctrl-C', 'SIGTERM'] as const) {
-    it(`${stop === 'Ctrl-C' ? 'Ctrl-C (process-group SIGINT)' : 'process-group SIGTERM'}, ${ROUNDS} rounds: change, stop within ${STOP_WITHIN_MS} ms, exit 0, no temp file, the restart has the change`, async () => {
+    it(`${stop === 'Ctrl-C' ? 'Ctrl-C (process-group SIGINT)' : 'process-group SIGTERM'}, ${ROUNDS} rounds: change, stop aimed within ${STOP_WITHIN_MS} ms (always before the coalesced write), exit 0, no temp file, the restart has the change`, async () => {
       const dirs = freshDirs();
       const { dataDir } = dirs;
       let previous: { text: string; onAir: boolean } | null = null;
@@ -133,7 +139,7 @@ describe.skipIf(unavailable !== null)('npm start in a terminal: one stop is one 
         }
         sendStop(session, stop);
         const stopMs = performance.now() - changedAtMs;
-        if (round < ROUNDS) expect(stopMs, context).toBeLessThan(STOP_WITHIN_MS);
+        if (round < ROUNDS) expect(stopMs, context).toBeLessThan(STOP_BEFORE_WRITE_MS);
         await session.ended(10_000);
         expectOrderlyStop(session, dataDir, signalOf(stop), context);
         const saved = readRoom(dataDir);
@@ -183,7 +189,7 @@ function fakeGpioTree(dir: string): string {
 
 describe.skipIf(noGpio !== null)('npm start in a terminal with the ON AIR lamp on a fake sysfs tree', () => {
   for (const stop of ['Ctrl-C', 'SIGTERM'] as const) {
-    it(`${stop}, ${ROUNDS} rounds: ON AIR on, stop within ${STOP_WITHIN_MS} ms, lamp to its safe state, lit again after the restart`, async () => {
+    it(`${stop}, ${ROUNDS} rounds: ON AIR on, stop aimed within ${STOP_WITHIN_MS} ms (always before the coalesced write), lamp to its safe state, lit again after the restart`, async () => {
       const dirs = freshDirs();
       const { dataDir, workDir } = dirs;
       const gpio = fakeGpioTree(workDir);
@@ -232,7 +238,7 @@ describe.skipIf(noGpio !== null)('npm start in a terminal with the ON AIR lamp o
         expect(pinFile('value'), context).toBe('1');
         expect(readRoom(dataDir).room.onAir, context).toBe(false);
         sendStop(session, stop);
-        expect(performance.now() - changedAtMs, context).toBeLessThan(STOP_WITHIN_MS);
+        expect(performance.now() - changedAtMs, context).toBeLessThan(STOP_BEFORE_WRITE_MS);
         await session.ended(10_000);
 
         expectOrderlyStop(session, dataDir, signalOf(stop), context);
