@@ -160,6 +160,8 @@ async function serveRoom(): Promise<void> {
     isShuttingDown: () => shutdown.stopping,
     storage: () => store.health(),
     viewer: { hub: pushHub },
+    // Uploaded logos live beside the room file.
+    dataDir: config.dataDir,
   });
 
   let listening: ServerType;

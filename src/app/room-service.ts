@@ -106,6 +106,7 @@ export function isRunningOrderEdit(command: Command): boolean {
     case 'tag.delete':
       return true;
     case 'timer.select':
+    case 'timer.start':
     case 'start':
     case 'pause':
     case 'toggle':
@@ -123,6 +124,7 @@ export function isRunningOrderEdit(command: Command): boolean {
     case 'chime.test':
     case 'settings.set':
     case 'display.set':
+    case 'display.logo':
       return false;
     default: {
       const unknown: never = command;

@@ -21,9 +21,13 @@ export const DISPLAY_FIELD_NAMES = [
   'showNext',
   'showTag',
   'showMessage',
+  'showLogo',
 ] as const satisfies readonly (keyof DisplaySettings)[];
 
 const COLOUR_FIELDS = ['background', 'normalColour', 'warningColour', 'overrunColour'] as const;
+
+/** A logo version: 16 hex digits of the content's hash, then the type's extension. */
+export const LOGO_VERSION_PATTERN = /^[0-9a-f]{16}\.(png|jpg|svg|webp)$/;
 
 export type DisplayMerged = { readonly ok: true; readonly display: DisplaySettings } | { readonly ok: false; readonly message: string };
 

@@ -24,7 +24,7 @@ import {
 } from './limits.js';
 import { activeIndex, activeTimer, newTimer, remainingAt } from './room.js';
 import { sameValue } from './same-value.js';
-import { mergeDisplay } from './display-settings.js';
+import { LOGO_VERSION_PATTERN, mergeDisplay } from './display-settings.js';
 import { createTag, deleteTag, tagIdProblem, updateTag, type TagReduced } from './tags.js';
 import { textProblem } from './text-rules.js';
 import { canonicalTimeZone } from './time-zone.js';
@@ -458,6 +458,9 @@ function reduce(room: Room, command: Command, now: Now): Reduced {
       const merged = mergeDisplay(room.display, command.display);
       return merged.ok ? { ok: true, room: { ...room, display: merged.display } } : invalid(merged.message);
     }
+    case 'display.logo':
+      if (command.logo !== null && !LOGO_VERSION_PATTERN.test(command.logo)) return invalid('logo: not a stored logo version');
+      return { ok: true, room: { ...room, display: { ...room.display, logo: command.logo } } };
     case 'flash':
       if (!(Number.isInteger(command.count) && command.count >= FLASH_COUNT_MIN && command.count <= FLASH_COUNT_MAX)) {
         return invalid(`count: must be a whole number of flashes from ${FLASH_COUNT_MIN} to ${FLASH_COUNT_MAX}`);
@@ -494,6 +497,14 @@ function reduce(room: Room, command: Command, now: Now): Reduced {
       const timer = findTimer(room, command.id);
       if (timer === undefined) return notFound(command.id);
       return { ok: true, room: { ...room, activeTimerId: timer.id, transport: pausedAt(fullRemaining(timer, now)) } };
+    }
+    case 'timer.start': {
+      const timer = findTimer(room, command.id);
+      if (timer === undefined) return notFound(command.id);
+      // The active timer resumes where it is (a second press never restarts a running
+      // timer from full); another one is selected at its full duration and started.
+      if (timer.id === room.activeTimerId) return start(room, now);
+      return start({ ...room, activeTimerId: timer.id, transport: pausedAt(fullRemaining(timer, now)) }, now);
     }
     case 'timer.update':
       return updateTimer(room, command.id, command.fields, now);

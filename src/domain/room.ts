@@ -20,6 +20,8 @@ export const DISPLAY_DEFAULTS: DisplaySettings = {
   showNext: false,
   showTag: true,
   showMessage: true,
+  showLogo: true,
+  logo: null,
 };
 
 export function newTimer(id: string, fields: TimerFields, position: number): Timer {

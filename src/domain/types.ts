@@ -56,6 +56,13 @@ export interface DisplaySettings {
   readonly showNext: boolean;
   readonly showTag: boolean;
   readonly showMessage: boolean;
+  /** The logo in the top-left corner, when the room has one (default on). */
+  readonly showLogo: boolean;
+  /**
+   * The uploaded logo's version, `<hash>.<ext>` (png, jpg, svg, webp), or null: the screens load
+   * `/logo/<version>`, so a new logo is a new URL (no stale cache). Set only by `display.logo`.
+   */
+  readonly logo: string | null;
 }
 
 /** A tag: a coloured label a timer may carry (a track, a room, a kind of item); the display shows the active timer's. */
@@ -184,8 +191,12 @@ export type Command =
     }
   | { readonly type: 'chime.test' }
   | { readonly type: 'display.set'; readonly display: Partial<DisplaySettings> }
+  /** The file is stored (or removed) by the adapter first; the room only learns its version. */
+  | { readonly type: 'display.logo'; readonly logo: string | null }
   | { readonly type: 'timer.create'; readonly id: string; readonly fields: TimerFields }
   | { readonly type: 'timer.select'; readonly id: string }
+  /** Select and start in one step (a running-order row's start button): one command, so no other console's act lands between them. */
+  | { readonly type: 'timer.start'; readonly id: string }
   | { readonly type: 'timer.update'; readonly id: string; readonly fields: TimerFields }
   | { readonly type: 'timer.delete'; readonly id: string }
   | { readonly type: 'timer.move'; readonly id: string; readonly to: number }

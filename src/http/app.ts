@@ -19,6 +19,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { commandNames, operations, type Action, type ApiVersion, type Method, type Operation } from './operations.js';
 import { RATE_WINDOW_MS, rateLimitHeaders, type FixedWindowLimiter } from './rate-limit.js';
 import { mountViewer, type ViewerDeps } from './viewer-routes.js';
+import { mountLogo } from './logo-routes.js';
 import { mountControlPage } from './control-page.js';
 import { mountFrontDoor } from './front-door.js';
 import { sameSecret } from './secret-match.js';
@@ -46,6 +47,8 @@ export interface HttpDeps {
   readonly viewer?: ViewerDeps;
   /** Wakes the request log to summarise the lines it left out; unref'd timers on the limiter's clock by default. */
   readonly scheduler?: Scheduler;
+  /** Where uploaded logos are kept (logo-routes.ts); without it an upload is 503. */
+  readonly dataDir?: string;
 }
 
 export type AppEnv = {
@@ -277,6 +280,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 
   // Before the catch-all below, so /api/v1/{api_key}/events is not taken for a command.
   mountViewer(app, deps);
+  mountLogo(app, deps);
 
   for (const version of VERSIONS) {
     const known = commandNames(version).join(', ');

@@ -72,10 +72,27 @@ export function renderControlPage(view: ControlPageView): string {
 <script src="${CONTROL_SCRIPT_SRC}" defer></script>
 </head>
 <body data-api-key="${escapeHtml(view.apiKey)}" data-viewer-key="${escapeHtml(view.viewerKey)}">
-<header><h1>Showclock control</h1><span id="connection" role="status">connecting…</span></header>
+<header id="top"><h1>Showclock control</h1><span id="connection" role="status">connecting…</span><strong id="show-state" role="status" aria-live="assertive"></strong></header>
 <div id="storage-banner" role="alert" hidden><strong>Not saving</strong> <span id="storage-banner-text"></span></div>
 <div id="notice" role="alert" hidden><span id="notice-text"></span><button type="button" id="notice-close" aria-label="Dismiss">✕</button></div>
 <noscript><p>The control console needs JavaScript. The API and the URLs below work without it.</p></noscript>
+<!-- Before main and sticky in the body: the transport stays in view wherever the page is scrolled. -->
+<section id="transport" aria-labelledby="h-transport">
+<h2 id="h-transport">Transport</h2>
+<div class="row">
+<button type="button" id="start-pause" class="big"><span id="start-pause-text">Start</span><kbd>Space</kbd></button>
+<button type="button" id="reset">Reset</button>
+<button type="button" id="previous">◀ Previous<kbd>P</kbd></button>
+<button type="button" id="next">Next ▶<kbd>N</kbd></button>
+</div>
+<div class="row" role="group" aria-label="Adjust the remaining time">${ADJUSTS_MS.map(adjustButton).join('')}</div>
+<div class="row">
+<button type="button" id="blackout" aria-pressed="false">Blackout<kbd>B</kbd></button>
+<button type="button" id="onair" aria-pressed="false">ON AIR<kbd>O</kbd></button>
+<button type="button" id="flash-screens">Flash screens</button>
+</div>
+<p class="hint">Keys: <kbd>Space</kbd> start/pause · <kbd>N</kbd> next · <kbd>P</kbd> previous · <kbd>B</kbd> blackout · <kbd>O</kbd> ON AIR. Not while you type in a field.</p>
+</section>
 <main>
 <div>
 <section aria-labelledby="h-preview">
@@ -94,22 +111,6 @@ export function renderControlPage(view: ControlPageView): string {
 </section>
 </div>
 <div>
-<section aria-labelledby="h-transport">
-<h2 id="h-transport">Transport</h2>
-<div class="row">
-<button type="button" id="start-pause" class="big"><span id="start-pause-text">Start</span><kbd>Space</kbd></button>
-<button type="button" id="reset">Reset</button>
-<button type="button" id="previous">◀ Previous<kbd>P</kbd></button>
-<button type="button" id="next">Next ▶<kbd>N</kbd></button>
-</div>
-<div class="row" role="group" aria-label="Adjust the remaining time">${ADJUSTS_MS.map(adjustButton).join('')}</div>
-<div class="row">
-<button type="button" id="blackout" aria-pressed="false">Blackout<kbd>B</kbd></button>
-<button type="button" id="onair" aria-pressed="false">ON AIR<kbd>O</kbd></button>
-<button type="button" id="flash-screens">Flash screens</button>
-</div>
-<p class="hint">Keys: <kbd>Space</kbd> start/pause · <kbd>N</kbd> next · <kbd>P</kbd> previous · <kbd>B</kbd> blackout · <kbd>O</kbd> ON AIR. Not while you type in a field.</p>
-</section>
 <section aria-labelledby="h-message">
 <h2 id="h-message">Message</h2>
 <div class="row"><input id="msg-text" type="text" maxlength="500" placeholder="Message for the stage" aria-label="Message text"><button type="button" id="msg-show">Show</button><button type="button" id="msg-clear">Clear</button></div>
@@ -119,6 +120,8 @@ export function renderControlPage(view: ControlPageView): string {
 <button type="button" id="msg-flash" aria-pressed="false">Flash</button>
 </div>
 <div class="row">On screen: <span id="msg-current" class="msg-none">none</span></div>
+<div class="row"><button type="button" id="preset-save">Save as preset</button><span class="hint">Presets: one click shows one. Kept in this browser only.</span></div>
+<ul id="msg-presets" class="preset-list" aria-label="Message presets"></ul>
 </section>
 <section aria-labelledby="h-settings">
 <h2 id="h-settings">Settings</h2>

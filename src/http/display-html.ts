@@ -16,7 +16,7 @@ export const DISPLAY_HTML = `<!doctype html>
 </head>
 <body>
 <main id="screen" class="screen tone-normal">
-<div class="top"><div class="side"></div><div class="titles"><div id="tag" class="tag" hidden></div><div id="label" class="label"></div><div id="speaker" class="speaker"></div></div><div class="side"><div id="onair" class="onair" hidden>ON AIR</div></div></div>
+<div class="top"><div class="side"><img id="logo" class="logo" alt="" hidden></div><div class="titles"><div id="tag" class="tag" hidden></div><div id="label" class="label"></div><div id="speaker" class="speaker"></div></div><div class="side"><div id="onair" class="onair" hidden>ON AIR</div></div></div>
 <div id="clock" class="clock"><div id="time" class="time">&nbsp;</div><div id="mark" class="mark" hidden></div></div>
 <div id="message" class="message" hidden><div id="message-text" class="message-text"></div></div>
 <div class="progress"><div id="bar" class="bar"></div></div>

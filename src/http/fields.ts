@@ -428,6 +428,7 @@ export const fields = {
   showNext: flagField('Addition to v1: the screens show the next timer of the running order (default off).'),
   showTag: flagField('Addition to v1: the screens show the active timer\'s tag (default on).'),
   showMessage: flagField('Addition to v1: the screens show the message (default on).'),
+  showLogo: flagField('Addition to v1: the screens show the uploaded logo in the top-left corner (default on; nothing shows until POST /display/logo uploads one).'),
   to: integerField({
     min: 0,
     max: 9999,

@@ -13,6 +13,7 @@ import { exampleInput, parseInput, type RawRequest } from './input.js';
 import { commandNames, operations, type Method, type Operation } from './operations.js';
 import { components, type ComponentName } from './schemas.js';
 import { MAX_BODY_BYTES } from './body-size.js';
+import { LOGO_TYPES, MAX_LOGO_BYTES, SVG_CSP } from './logo-content.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -292,6 +293,68 @@ function operationObject(op: Operation, method: Method): JsonObject {
   };
 }
 
+/**
+ * The logo (logo-routes.ts): written by hand, not from the operation table, because its
+ * body is the image itself (one binary media type per accepted type), not fields.
+ */
+function logoPaths(): Record<string, JsonObject> {
+  const keyParameter = { name: 'api_key', in: 'path', required: true, description: 'The room\'s API key', schema: { type: 'string' } };
+  const binary = { schema: { type: 'string', format: 'binary' } };
+  const changed = {
+    '200': responseRef('StateEnvelope'),
+    '401': errorResponses['401'],
+    '404': errorResponses['404'],
+    '429': errorResponses['429'],
+    '503': responseRef('NotSaved'),
+  };
+  const deleteLogo = (method: Method): JsonObject => ({
+    operationId: `v1_display_logo_delete_${method.toLowerCase()}`,
+    tags: ['v1'],
+    summary: 'Addition: remove the logo',
+    description: 'Addition to v1: removes the uploaded logo; `display.logo` becomes null and the screens show none. Without a logo it changes nothing.',
+    parameters: [keyParameter],
+    responses: { ...changed, '400': errorResponses['400'], ...(method === 'POST' ? { '413': responseRef('BodyTooLarge') } : {}) },
+  });
+  return {
+    '/api/v1/{api_key}/display/logo': {
+      post: {
+        operationId: 'v1_display_logo',
+        tags: ['v1'],
+        summary: 'Addition: upload the logo the screens show in the top-left corner',
+        description:
+          `Addition to v1: the image is the raw body, at most ${MAX_LOGO_BYTES} bytes (1 MB), with its Content-Type: ${Object.keys(LOGO_TYPES).join(', ')}. ` +
+          'The content is checked against the type (PNG, JPEG and WebP by their signature; SVG must be well-formed UTF-8 XML with an <svg> root and no DOCTYPE): ' +
+          'a wrong type or content of another kind is 400 naming what is wrong. Stored in the data directory; `display.logo` in the state becomes its version ' +
+          'and the screens load `/logo/{version}` (no key; a new logo is a new URL). An SVG is served with `Content-Security-Policy: ' +
+          `${SVG_CSP}\` so no script in it runs. \`showLogo\` in /display hides it without removing it.`,
+        parameters: [keyParameter],
+        requestBody: { required: true, content: Object.fromEntries(Object.keys(LOGO_TYPES).map((type) => [type, binary])) },
+        responses: {
+          ...changed,
+          '400': errorResponses['400'],
+          '413': jsonResponse(`Body larger than ${MAX_LOGO_BYTES} bytes`, 'Error'),
+        },
+      },
+    },
+    '/api/v1/{api_key}/display/logo/delete': { get: deleteLogo('GET'), post: deleteLogo('POST') },
+    '/logo/{version}': {
+      get: {
+        operationId: 'logo',
+        tags: ['v1'],
+        summary: 'The logo, for the screens; no key needed',
+        description:
+          'The room\'s current logo, `display.logo` in the state, with its own Content-Type, `X-Content-Type-Options: nosniff` and a year\'s cache ' +
+          `(the version names the content). An SVG carries \`Content-Security-Policy: ${SVG_CSP}\`. Any other version is 404.`,
+        parameters: [{ name: 'version', in: 'path', required: true, description: '`display.logo` of the state', schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'The image', content: Object.fromEntries(Object.keys(LOGO_TYPES).map((type) => [type, binary])) },
+          '404': { description: 'Not the room\'s current logo', content: { 'text/plain': { schema: { type: 'string' } } } },
+        },
+      },
+    },
+  };
+}
+
 export function buildOpenApiDocument(): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const op of operations) {
@@ -335,6 +398,7 @@ export function buildOpenApiDocument(): JsonObject {
       },
     },
   };
+  Object.assign(paths, logoPaths());
   return {
     openapi: '3.0.3',
     info: {

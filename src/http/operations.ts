@@ -271,6 +271,17 @@ const v1Resources: Operation[] = [
     action: (_input, ctx) => command({ type: 'timer.select', id: ctx.id }),
   }),
   operation({
+    operationId: 'v1_startTimer',
+    version: 'v1',
+    methods: ['GET', 'POST'],
+    path: '/timer/{id}/start',
+    summary: 'Make a timer active and start it, in one step',
+    description:
+      'Selects the timer (active, at its full duration) and starts it, as one change: no other request can land between the two. ' +
+      'On the timer that is already active it only starts it, from where it is; a running one keeps running. An addition to v1.',
+    action: (_input, ctx) => command({ type: 'timer.start', id: ctx.id }),
+  }),
+  operation({
     operationId: 'v1_updateTimer',
     version: 'v1',
     methods: ['GET', 'POST'],

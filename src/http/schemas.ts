@@ -55,6 +55,8 @@ export const DisplaySchema = z.object({
   showNext: z.boolean(),
   showTag: z.boolean(),
   showMessage: z.boolean(),
+  showLogo: z.boolean(),
+  logo: z.string().nullable().describe('The uploaded logo\'s version, or null: the screens show /logo/{version} (POST /display/logo sets it)'),
 });
 
 export const StateSchema = z.object({

@@ -9,7 +9,8 @@ import path from 'node:path';
 
 /** The file-system calls a write makes; tests pass a wrapper to fail one on purpose. */
 export interface AtomicFileOps {
-  writeSynced(file: string, text: string, mode: number): Promise<void>;
+  /** Text is written as UTF-8; bytes (an uploaded image) as they are. */
+  writeSynced(file: string, text: string | Uint8Array, mode: number): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   syncDirectory(dir: string): Promise<void>;
   unlink(file: string): Promise<void>;
@@ -19,7 +20,8 @@ export const nodeFileOps: AtomicFileOps = {
   async writeSynced(file, text, mode) {
     const handle = await open(file, 'w', mode);
     try {
-      await handle.writeFile(text, 'utf8');
+      if (typeof text === 'string') await handle.writeFile(text, 'utf8');
+      else await handle.writeFile(text);
       await handle.sync();
     } finally {
       await handle.close();
@@ -52,7 +54,7 @@ export async function removeLeftoverTemps(file: string, ops: AtomicFileOps = nod
 
 /** What to write; `written` runs once it is on disk, before the next write starts. */
 export interface FileContent {
-  readonly text: string;
+  readonly text: string | Uint8Array;
   readonly written?: () => void;
 }
 
@@ -127,6 +129,7 @@ export class AtomicFile {
     this.#counter += 1;
     const temp = `${this.file}${TEMP_MARK}${process.pid}-${this.#counter}`;
     try {
+      // The encoding applies to text only; bytes are written as they are.
       writeFileSync(temp, content.text, { encoding: 'utf8', mode: this.#mode });
       syncPathSync(temp);
       renameSync(temp, this.file);
@@ -170,7 +173,7 @@ export class AtomicFile {
     this.#draining = null;
   }
 
-  async #replace(text: string): Promise<void> {
+  async #replace(text: string | Uint8Array): Promise<void> {
     this.#counter += 1;
     const temp = `${this.file}${TEMP_MARK}${process.pid}-${this.#counter}`;
     try {

@@ -20,7 +20,7 @@ import {
   WARN_AT_MIN_MS,
 } from '../domain/limits.js';
 import { CHIME_DEFAULTS, DISPLAY_DEFAULTS } from '../domain/room.js';
-import { TIME_SIZE_MAX, TIME_SIZE_MIN } from '../domain/display-settings.js';
+import { LOGO_VERSION_PATTERN, TIME_SIZE_MAX, TIME_SIZE_MIN } from '../domain/display-settings.js';
 import { boxTimeZone } from '../domain/time-zone.js';
 import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, ZERO_BEHAVIORS, type Room } from '../domain/types.js';
 
@@ -125,6 +125,9 @@ const DisplaySchema = z.object({
   showNext: z.boolean(),
   showTag: z.boolean(),
   showMessage: z.boolean(),
+  // Absent from a file written before logos: no logo, shown once one is uploaded.
+  showLogo: z.boolean().default(true),
+  logo: z.string().regex(LOGO_VERSION_PATTERN).nullable().default(null),
 });
 
 const StoredRoomSchema = z

@@ -26,7 +26,7 @@ export interface LiveServer {
   close(): Promise<void>;
 }
 
-export async function startLiveServer(opts: { pagesDir: string; port?: number; room?: Room }): Promise<LiveServer> {
+export async function startLiveServer(opts: { pagesDir: string; port?: number; room?: Room; dataDir?: string }): Promise<LiveServer> {
   const service = new RoomService({ initialRoom: opts.room ?? createRoom('t1'), clock: systemClock, scheduler: timeoutScheduler(systemClock) });
   service.start();
   const hub = new PushHub({ source: service });
@@ -39,6 +39,7 @@ export async function startLiveServer(opts: { pagesDir: string; port?: number; r
     logger: createLogger({ level: 'fatal', secrets: () => [API_KEY, VIEWER_KEY], sink: { write: () => {} } }),
     newTimerId: () => `b${(n += 1)}`,
     viewer: { hub, pagesDirs: [opts.pagesDir] },
+    ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s as Server));

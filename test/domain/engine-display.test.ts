@@ -121,3 +121,21 @@ describe('settings', () => {
     expect(applyCommand(room, { type: 'settings.set', zeroBehavior: 'continue', autoAdvance: false }, at(0)).room).toEqual(room);
   });
 });
+
+describe('display.logo', () => {
+  it('sets the stored logo\'s version as one change, keeps the other display settings, and clears it with null', () => {
+    const room = roomOf([60_000]);
+    const set = ok(room, { type: 'display.logo', logo: '0123456789abcdef.svg' }, 0);
+    expect(set.display).toEqual({ ...room.display, logo: '0123456789abcdef.svg' });
+    expect(set.seq).toBe(room.seq + 1);
+    expect(ok(set, { type: 'display.logo', logo: null }, 0).display.logo).toBeNull();
+  });
+
+  it('refuses what is not a stored logo version (it names a file), and /display cannot set it', () => {
+    for (const logo of ['../keys.json', '0123456789abcdef.gif', 'logo.png']) {
+      expect(refused(roomOf([60_000]), { type: 'display.logo', logo }, 0).message).toBe('logo: not a stored logo version');
+    }
+    const room = roomOf([60_000]);
+    expect(ok(room, { type: 'display.set', display: { showLogo: false, logo: '0123456789abcdef.png' } }, 0).display).toMatchObject({ showLogo: false, logo: null });
+  });
+});

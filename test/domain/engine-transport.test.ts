@@ -39,6 +39,36 @@ describe('select', () => {
   });
 });
 
+describe('timer.start (select and start in one command)', () => {
+  it('selects another timer at its full duration and starts it, one seq', () => {
+    const running = started(roomOf([60_000, 120_000, 30_000]), 1_000);
+    const after = ok(running, { type: 'timer.start', id: 't3' }, 11_000);
+    expect(after.activeTimerId).toBe('t3');
+    expect(after.transport).toEqual({ running: true, endMonoMs: 11_000 + 30_000 });
+    expect(after.seq).toBe(running.seq + 1);
+  });
+
+  it('starts the active paused timer from where it was paused, not from full', () => {
+    const paused = ok(started(roomOf([60_000, 120_000]), 0), { type: 'pause' }, 20_000);
+    const after = ok(paused, { type: 'timer.start', id: 't1' }, 50_000);
+    expect(after.transport).toEqual({ running: true, endMonoMs: 50_000 + 40_000 });
+  });
+
+  it('leaves a running active timer running, seq included: a second press never restarts it', () => {
+    const running = started(roomOf([60_000, 120_000]), 1_000);
+    const applied = applyCommand(running, { type: 'timer.start', id: 't1' }, at(30_000));
+    expect(applied.outcome).toEqual({ ok: true });
+    expect(applied.room).toEqual(running);
+    expect(remainingAt(applied.room, 30_000)).toBe(31_000);
+  });
+
+  it('answers not_found for an unknown id and changes nothing', () => {
+    const error = refused(roomOf([60_000]), { type: 'timer.start', id: 'nope' }, 0);
+    expect(error.kind).toBe('not_found');
+    expect(error.message).toContain('nope');
+  });
+});
+
 describe('start', () => {
   it('runs the paused timer with its end at now + remaining', () => {
     const room = roomOf([60_000]);

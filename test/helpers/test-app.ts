@@ -74,6 +74,8 @@ export interface TestAppOptions {
   readonly scrubKeys?: boolean;
   /** The logger's level; 'info' as in production unless a test wants the debug lines too. */
   readonly logLevel?: 'info' | 'debug';
+  /** Where uploaded logos are stored; none unless a test gives one. */
+  readonly dataDir?: string;
 }
 
 export interface TestApp {
@@ -127,6 +129,7 @@ export function createTestApp(opts: TestAppOptions = {}): TestApp {
     logger,
     newTimerId: counterIds(() => service.room),
     clientAddress: (c) => c.req.header(CLIENT_HEADER) ?? DEFAULT_CLIENT,
+    ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
   });
 
   const request = async (path: string, init: RequestInit & { client?: string } = {}): Promise<Response> => {

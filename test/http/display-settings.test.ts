@@ -34,6 +34,8 @@ describe('/display', () => {
       showNext: false,
       showTag: true,
       showMessage: true,
+      showLogo: true,
+      logo: null,
     });
     expect(DISPLAY_DEFAULTS.layout).toBe('full');
   });

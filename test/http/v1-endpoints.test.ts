@@ -145,6 +145,28 @@ describe('/timer/{id}/select', () => {
   });
 });
 
+describe('/timer/{id}/start', () => {
+  it.each(['GET', 'POST'])('%s makes the timer active and starts it at its full duration', async (method) => {
+    const { t, api } = setup({ room: roomWithTimers(3) });
+    await api.get('/start');
+    t.clock.advance(5_000);
+    const state = stateOf(await api.send(method, '/timer/t3/start'));
+    expect(state).toMatchObject({ activeTimerId: 't3', running: true, remaining: 180_000, endAt: t.clock.wallMs() + 180_000, activeLabel: 'Timer 3' });
+  });
+
+  it('on the running active timer it keeps running from where it is', async () => {
+    const { t, api } = setup();
+    await api.get('/start');
+    t.clock.advance(30_000);
+    expect(stateOf(await api.post('/timer/t1/start', {}))).toMatchObject({ running: true, remaining: 570_000 });
+  });
+
+  it.each(['GET', 'POST'])('%s of an unknown id is 404 naming the id', async (method) => {
+    const { api } = setup();
+    expect(errorOf(await api.send(method, '/timer/nope/start'), 404)).toContain('"nope"');
+  });
+});
+
 describe('/timer/{id}/update', () => {
   it('GET takes the five fields from the query', async () => {
     const { api } = setup({ room: roomWithTimers(2) });

@@ -11,6 +11,7 @@ import { installCopyButtons } from './copy-buttons.js';
 import { byId, setText } from './elements.js';
 import { LatestSnapshot } from './latest-snapshot.js';
 import { MessageComposer } from './message-composer.js';
+import { MessagePresets } from './message-presets.js';
 import { Notices } from './notices.js';
 import { Preview } from './preview.js';
 import { RoomCommands } from './room-commands.js';
@@ -47,6 +48,7 @@ function start(): void {
 
   const transport = new TransportPanel(commands);
   const composer = new MessageComposer(commands);
+  new MessagePresets(commands, () => composer.draft());
   const settings = new SettingsPanel(commands);
   const tags = new TagsPanel(commands);
   const order = new RunningOrder(commands, () => {

@@ -38,12 +38,17 @@ export class MessageComposer {
   }
 
   show(): void {
-    void this.#commands.run('Show message', '/message/set', {
+    void this.#commands.run('Show message', '/message/set', { ...this.draft() });
+  }
+
+  /** The message as composed now, for Show and for saving as a preset. */
+  draft(): { readonly text: string; readonly color: MessageColor; readonly bold: boolean; readonly flash: boolean } {
+    return {
       text: this.#text.value,
       color: this.#color,
       bold: this.#bold.getAttribute('aria-pressed') === 'true',
       flash: this.#flash.getAttribute('aria-pressed') === 'true',
-    });
+    };
   }
 
   render(snapshot: Snapshot): void {

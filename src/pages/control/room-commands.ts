@@ -27,17 +27,19 @@ export class RoomCommands {
 
   /** `what` names the action for the error message. Resolves true when the box accepted it. */
   async run(what: string, path: string, body: Readonly<Record<string, string | number | boolean | null>> = {}): Promise<boolean> {
+    // The control is read now: by the time the answer comes, the operator may have clicked elsewhere.
+    const near = this.#notices.origin;
     const result = await this.#api.command(path, body);
     if (result.ok) {
       this.#latest.offer(result.value);
       return true;
     }
-    this.#notices.error(what, result.error);
+    this.#notices.error(what, result.error, near);
     return false;
   }
 
   failed(what: string, error: string): void {
-    this.#notices.error(what, error);
+    this.#notices.error(what, error, this.#notices.origin);
   }
 
   offer(snapshot: Snapshot): void {

@@ -8,6 +8,7 @@ import { DURATION_HINT, formatDurationText, parseDurationText } from './duration
 import { instantText, parseInstantText } from './time-of-day-text.js';
 import { byId, make, setText } from './elements.js';
 import type { RoomCommands } from './room-commands.js';
+import { RowDrag } from './row-drag.js';
 
 type TextField = 'label' | 'speaker' | 'duration' | 'warnAt' | 'dangerAt' | 'scheduledAt' | 'endsAt';
 const TEXT_FIELDS: readonly TextField[] = ['label', 'speaker', 'duration', 'warnAt', 'dangerAt', 'scheduledAt', 'endsAt'];
@@ -36,6 +37,8 @@ interface Row {
   /** The room's tags the tag list was built from (ids, names, colours), to rebuild it only when they change. */
   tagsShown: string;
   readonly select: HTMLButtonElement;
+  /** Select and start in one click: one command (`/timer/{id}/start`), never select-then-start. */
+  readonly start: HTMLButtonElement;
   readonly up: HTMLButtonElement;
   readonly down: HTMLButtonElement;
   readonly remove: HTMLButtonElement;
@@ -73,6 +76,10 @@ export class RunningOrder {
   readonly #pending = new Set<HTMLElement>();
   readonly #refresh: () => void;
   #focusWhenShown: string | null = null;
+  readonly #drag = new RowDrag(
+    () => (this.#commands.shown === null ? [] : this.#commands.shown.timers.map((t) => t.id)),
+    (id, to) => void this.#commands.run(`Move "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/move`, { to }),
+  );
 
   constructor(commands: RoomCommands, refresh: () => void) {
     this.#commands = commands;
@@ -149,11 +156,13 @@ export class RunningOrder {
     const position = make('span', { className: 'pos' });
     const idText = make('span', { className: 'tid' });
     const select = make('button', { className: 'select', text: 'Select', attrs: { type: 'button' } });
+    const start = make('button', { className: 'start', text: '▶', attrs: { type: 'button', title: 'Select and start' } });
     const up = make('button', { className: 'up', text: '↑', attrs: { type: 'button', title: 'Move up' } });
     const down = make('button', { className: 'down', text: '↓', attrs: { type: 'button', title: 'Move down' } });
     const remove = make('button', { className: 'delete', text: '✕', attrs: { type: 'button', title: 'Delete (press twice)' } });
+    const handle = make('td', { className: 'c-pos' }, [position, idText]);
     const tr = make('tr', { attrs: { 'data-id': id } }, [
-      make('td', { className: 'c-pos' }, [position, idText]),
+      handle,
       make('td', {}, [inputs.label]),
       make('td', {}, [inputs.speaker]),
       make('td', {}, [inputs.duration]),
@@ -163,9 +172,9 @@ export class RunningOrder {
       make('td', {}, [inputs.endsAt]),
       make('td', {}, [appearance]),
       make('td', {}, [tag]),
-      make('td', { className: 'c-actions' }, [select, up, down, remove]),
+      make('td', { className: 'c-actions' }, [start, select, up, down, remove]),
     ]);
-    const row: Row = { tr, position, idText, inputs, appearance, tag, tagsShown: '', select, up, down, remove, confirmUntil: null };
+    const row: Row = { tr, position, idText, inputs, appearance, tag, tagsShown: '', select, start, up, down, remove, confirmUntil: null };
     setText(idText, id);
 
     for (const field of TEXT_FIELDS) {
@@ -190,9 +199,11 @@ export class RunningOrder {
     // The empty option is "no tag": an empty tagId clears it.
     tag.addEventListener('change', () => void this.#commit(id, 'tagId', tag, { tagId: tag.value }));
     select.addEventListener('click', () => void this.#commands.run(`Select "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/select`));
+    start.addEventListener('click', () => void this.#commands.run(`Start "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/start`));
     up.addEventListener('click', () => this.#move(id, -1));
     down.addEventListener('click', () => this.#move(id, 1));
     remove.addEventListener('click', () => this.#delete(row, id));
+    this.#drag.attach(tr, handle, id);
     this.#rows.set(id, row);
     return row;
   }
@@ -213,7 +224,10 @@ export class RunningOrder {
     if (!this.#pending.has(row.appearance) && row.appearance.value !== timer.appearance) row.appearance.value = timer.appearance;
     this.#patchTag(row, timer, index, snapshot);
     row.select.setAttribute('aria-label', `Select timer ${index + 1}`);
+    row.start.setAttribute('aria-label', `Select and start timer ${index + 1}`);
     row.remove.setAttribute('aria-label', `Delete timer ${index + 1}`);
+    // Already running: nothing to start (the box would leave it running anyway).
+    row.start.disabled = active && snapshot.running;
     row.up.disabled = index === 0;
     row.down.disabled = index === snapshot.timers.length - 1;
     row.remove.disabled = snapshot.timers.length === 1;

@@ -20,6 +20,8 @@ export class TransportPanel {
   readonly #onAir = byId('onair', HTMLButtonElement);
   readonly #previous = byId('previous', HTMLButtonElement);
   readonly #next = byId('next', HTMLButtonElement);
+  readonly #header = byId('top', HTMLElement);
+  readonly #showState = byId('show-state', HTMLElement);
 
   constructor(commands: RoomCommands) {
     this.#commands = commands;
@@ -74,6 +76,12 @@ export class TransportPanel {
     this.#startPause.className = snapshot.running ? 'big running' : 'big';
     setPressed(this.#blackout, snapshot.blackout);
     setPressed(this.#onAir, snapshot.onAir);
+    // The whole header band changes, in words and colour: a 2 px outline on one
+    // button is missed by a guest operator glancing up mid-show.
+    const words = [snapshot.blackout ? 'BLACKOUT' : '', snapshot.onAir ? 'ON AIR' : ''].filter((w) => w !== '');
+    setText(this.#showState, words.join(' · '));
+    const state = snapshot.blackout ? 'state-blackout' : snapshot.onAir ? 'state-onair' : '';
+    if (this.#header.className !== state) this.#header.className = state;
     const index = snapshot.timers.findIndex((t) => t.id === snapshot.activeTimerId);
     this.#previous.disabled = index <= 0;
     this.#next.disabled = index < 0 || index >= snapshot.timers.length - 1;

@@ -53,6 +53,7 @@ export function createScreen(): Screen {
   let lookClasses = '';
   let lookKey = '';
   const onair = element('onair');
+  const logo = element('logo');
   const blackout = element('blackout');
   const link = element('link');
 
@@ -161,6 +162,13 @@ export function createScreen(): Screen {
       screen.style.setProperty('--over', look.overrunColour);
       screen.style.setProperty('--time-scale', String(look.timeSize / 100));
       document.body.style.backgroundColor = look.background;
+      // The left slot of the top row, mirroring the ON AIR badge's: it never reaches the time or the badge.
+      const logoUrl = look.logo !== null && look.showLogo ? `/logo/${encodeURIComponent(look.logo)}` : null;
+      if (logoUrl === null) logo.hidden = true;
+      else {
+        if (logo.getAttribute('src') !== logoUrl) logo.setAttribute('src', logoUrl);
+        logo.hidden = false;
+      }
       const f = last;
       if (f !== null) setTone(f.tone, f.danger, f.inverted, f.hold);
       else screen.className = `screen tone-normal${lookClasses}`;

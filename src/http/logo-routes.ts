@@ -1,0 +1,112 @@
+// The logo (issue 15): uploaded as the raw body of POST /api/v1/{api_key}/display/logo,
+// checked against its declared type (logo-content.ts), stored atomically in the data
+// directory as logo-<version>, then the room learns only the version (`display.logo`,
+// one change through the dispatch). Served at /logo/<version> without a key (viewers
+// show it), immutable (a new logo is a new URL); an SVG under a CSP sandbox, so no
+// script in it runs even when the URL is opened on its own.
+import { unlink, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { NotDone, type RoomService } from '../app/room-service.js';
+import { LOGO_VERSION_PATTERN } from '../domain/display-settings.js';
+import { AtomicFile } from '../store/atomic-file.js';
+import type { AppEnv } from './app.js';
+import { errorResponse } from './api-errors.js';
+import { MAX_BODY_BYTES } from './body-size.js';
+import { answer, jsonAnswer } from './answer.js';
+import { checkLogo, LOGO_TYPE_OF_EXTENSION, MAX_LOGO_BYTES, SVG_CSP, type LogoExtension } from './logo-content.js';
+
+export interface LogoDeps {
+  readonly service: RoomService;
+  /** Where logos are kept; without one (tests of other things) an upload is 503. */
+  readonly dataDir?: string;
+}
+
+function logoFile(dataDir: string, version: string): string {
+  return path.join(dataDir, `logo-${version}`);
+}
+
+/** Dispatches the change and waits for it as the operations do; a Response when it failed. */
+async function setLogo(c: Context<AppEnv>, service: RoomService, logo: string | null): Promise<Response | null> {
+  const { outcome, durable } = service.dispatch({ type: 'display.logo', logo }, 'http-v1');
+  if (!outcome.ok) return errorResponse(c, 400, outcome.error.message);
+  try {
+    await durable;
+  } catch (error) {
+    if (!(error instanceof NotDone)) throw error;
+    return errorResponse(c, 503, error.message);
+  }
+  return null;
+}
+
+/** The old file goes once the room no longer names it; a leftover is harmless (never served), so a failure is ignored. */
+async function removeUnused(dataDir: string, service: RoomService, version: string | null): Promise<void> {
+  if (version === null || service.room.display.logo === version) return;
+  await unlink(logoFile(dataDir, version)).catch(() => {});
+}
+
+export function mountLogo(app: Hono<AppEnv>, deps: LogoDeps): void {
+  const { service, dataDir } = deps;
+  const noDataDir = (c: Context<AppEnv>) => errorResponse(c, 503, 'logos cannot be stored: the service runs without a data directory');
+
+  app.post(
+    '/api/v1/:key/display/logo',
+    async (c, next) => {
+      c.set('route', 'POST /api/v1/{api_key}/display/logo');
+      return next();
+    },
+    bodyLimit({ maxSize: MAX_LOGO_BYTES, onError: (c) => errorResponse(c, 413, `body too large: a logo is at most ${MAX_LOGO_BYTES} bytes (1 MB)`) }),
+    async (c) => {
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      const checked = checkLogo(c.req.header('content-type'), bytes);
+      if (!checked.ok) return errorResponse(c, 400, checked.message);
+      if (dataDir === undefined) return noDataDir(c);
+      const previous = service.room.display.logo;
+      // The file first: the room never names a logo that is not on disk.
+      await new AtomicFile(logoFile(dataDir, checked.version), { mode: 0o644 }).write(() => ({ text: bytes }));
+      const failed = await setLogo(c, service, checked.version);
+      if (failed !== null) return failed;
+      await removeUnused(dataDir, service, previous);
+      return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
+    },
+  );
+
+  // A body is not read, but held to the limit every other POST has.
+  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, 413, `body too large: at most ${MAX_BODY_BYTES} bytes`) });
+  app.on(['GET', 'POST'], '/api/v1/:key/display/logo/delete', async (c, next) => {
+    c.set('route', `${c.req.method} /api/v1/{api_key}/display/logo/delete`);
+    return c.req.method === 'POST' ? limitBody(c, next) : next();
+  }, async (c) => {
+    const previous = service.room.display.logo;
+    const failed = await setLogo(c, service, null);
+    if (failed !== null) return failed;
+    if (dataDir !== undefined) await removeUnused(dataDir, service, previous);
+    return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
+  });
+
+  app.get('/logo/:version', async (c) => {
+    c.set('route', 'GET /logo/{version}');
+    c.set('read', true);
+    const version = c.req.param('version');
+    // Only the room's current logo: a name from the URL never reaches the file system otherwise.
+    const match = LOGO_VERSION_PATTERN.exec(version);
+    if (dataDir === undefined || match === null || service.room.display.logo !== version) {
+      return answer(c, 'no such logo', 404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(logoFile(dataDir, version));
+    } catch {
+      return answer(c, 'the logo file is missing from the data directory', 404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    }
+    const type = LOGO_TYPE_OF_EXTENSION[match[1] as LogoExtension];
+    return answer(c, new Uint8Array(bytes), 200, {
+      'Content-Type': type,
+      'X-Content-Type-Options': 'nosniff',
+      // The URL names the content: it never changes, so a screen keeps it.
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      ...(type === 'image/svg+xml' ? { 'Content-Security-Policy': SVG_CSP } : {}),
+    });
+  });
+}
