@@ -150,7 +150,8 @@ export function renderControlPage(view: ControlPageView): string {
 <thead><tr><th>#</th><th>Label</th><th>Speaker</th><th>Duration</th><th>Warn at</th><th>Red at</th><th>Starts at</th><th>Ends at</th><th>Shows</th><th>Tag</th><th></th></tr></thead>
 <tbody id="order"></tbody>
 </table></div>
-<div class="row"><button type="button" id="add-timer">+ Add timer</button></div>
+<div class="row"><button type="button" id="add-timer">+ Add timer</button> <label for="csv-file">Import CSV</label> <input id="csv-file" type="file" accept=".csv,text/csv"> <button type="button" id="csv-import" hidden>Add timers to the end</button> <button type="button" id="csv-export">Export CSV</button></div>
+<p id="csv-status" class="hint" role="status"></p>
 <p class="hint">Durations: 10:00, 1:30:00, 90s, 5m. Red at 0 is none. Starts at (the timer starts by itself) and Ends at (counts to that time): 19:30, 7:30 pm or 2026-11-24 09:00 in the room's time zone; empty for none. Enter saves a field, Esc undoes it.</p>
 </section>
 </main>

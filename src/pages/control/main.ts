@@ -8,6 +8,7 @@ import { startLiveStream } from '../display/live-stream.js';
 import { createServerClock } from '../display/server-clock.js';
 import { ApiClient } from './api-client.js';
 import { installCopyButtons } from './copy-buttons.js';
+import { CsvPanel } from './csv-panel.js';
 import { byId, setText } from './elements.js';
 import { LatestSnapshot } from './latest-snapshot.js';
 import { MessageComposer } from './message-composer.js';
@@ -54,6 +55,7 @@ function start(): void {
   const order = new RunningOrder(commands, () => {
     if (!live) readState('Running order');
   });
+  new CsvPanel(commands);
   const preview = new Preview(clock);
   latest.subscribe((snapshot: Snapshot) => {
     transport.render(snapshot);
