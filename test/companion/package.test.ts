@@ -85,8 +85,11 @@ describe('the Companion module package', () => {
 
       await companion.call('init', { label: 'showclock', isFirstInit: false, config: { host: '127.0.0.1', port: s.port }, secrets: { apiKey: TEST_API_KEY }, lastUpgradeIndex: -1, feedbacks: {}, actions: {} });
       await waitFor(() => companion.callsNamed('set-status').some((p) => (p as { status: string }).status === 'ok'), 10_000, 'status ok');
-      const variables = Object.assign({}, ...companion.callsNamed('setVariableValues').flatMap((p) => (p as { newValues: { id: string; value: unknown }[] }).newValues.map((v) => ({ [v.id]: v.value })))) as Record<string, unknown>;
-      expect(variables).toMatchObject({ remaining: '10:00', connection: 'connected', server_version: '1.0.0' });
+      const variablesNow = (): Record<string, unknown> =>
+        Object.assign({}, ...companion.callsNamed('setVariableValues').flatMap((p) => (p as { newValues: { id: string; value: unknown }[] }).newValues.map((v) => ({ [v.id]: v.value })))) as Record<string, unknown>;
+      // The status and the variables travel in separate messages: the connection variable may follow the status.
+      await waitFor(() => variablesNow().connection === 'connected', 10_000, 'the connection variable');
+      expect(variablesNow()).toMatchObject({ remaining: '10:00', connection: 'connected', server_version: '1.0.0' });
       const defined = companion.callsNamed('setVariableDefinitions')[0] as { variables: unknown[] };
       expect(defined.variables).toHaveLength(VARIABLES.length);
       expect(companion.callsNamed('setPresetDefinitions')).toHaveLength(1);
