@@ -12,7 +12,7 @@ import { newTimerIdFor, randomTimerId } from './app/timer-ids.js';
 import { roomUrls } from './app/urls.js';
 import { createApp } from './http/app.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
-import { loadOrCreateKeys, type RoomKeys } from './keys/key-file.js';
+import { loadOrCreateKeys, type FixedKeys, type RoomKeys } from './keys/key-file.js';
 import { KeyWatcher } from './keys/key-watcher.js';
 import { startGpio } from './gpio/gpio-adapter.js';
 import { startOsc } from './osc/osc-adapter.js';
@@ -44,10 +44,14 @@ function readConfig(): Config {
 function announce(config: Config, keys: RoomKeys, port: number, logger: Logger): void {
   if (process.stdout.isTTY) {
     const urls = roomUrls(config.host, port, keys);
-    process.stdout.write(`\nShowclock is running.\n  Control room: ${urls.control}\n  Viewers:      ${urls.viewer}\n  API base:     ${urls.api}\n\n`);
+    process.stdout.write(`\nShowclock is running.\n  Control room: ${urls.control}\n  Viewers:      ${urls.viewer}\n  Audience:     ${urls.audience}\n  API base:     ${urls.api}\n\n`);
   } else {
     logger.info({ port }, 'listening; run `npm run key` (or `node dist/showclock.mjs key`) on the box to print the control-room URL');
   }
+}
+
+function fixedKeys(config: Config): FixedKeys {
+  return { apiKey: config.apiKey, viewerKey: config.viewerKey, audienceKey: config.audienceKey };
 }
 
 function listenFailure(error: unknown, config: Config): string {
@@ -66,10 +70,10 @@ function listenFailure(error: unknown, config: Config): string {
 
 async function serveRoom(): Promise<void> {
   const config = readConfig();
-  let keys: RoomKeys = { apiKey: '', viewerKey: '' };
-  const logger = createLogger({ level: config.logLevel, secrets: () => [keys.apiKey, keys.viewerKey] });
+  let keys: RoomKeys = { apiKey: '', viewerKey: '', audienceKey: '' };
+  const logger = createLogger({ level: config.logLevel, secrets: () => [keys.apiKey, keys.viewerKey, keys.audienceKey] });
   try {
-    keys = loadOrCreateKeys(config.dataDir, { apiKey: config.apiKey, viewerKey: config.viewerKey }, (level, message, detail) => logger[level](detail, message));
+    keys = loadOrCreateKeys(config.dataDir, fixedKeys(config), (level, message, detail) => logger[level](detail, message));
   } catch (error) {
     // A data directory or keys file that cannot be used: one line, no stack, and an exit code systemd does not repeat.
     if (!(error instanceof DataDirError)) throw error;
@@ -137,7 +141,7 @@ async function serveRoom(): Promise<void> {
 
   const keyWatcher = new KeyWatcher({
     dataDir: config.dataDir,
-    fixed: { apiKey: config.apiKey, viewerKey: config.viewerKey },
+    fixed: fixedKeys(config),
     current: () => keys,
     onChange: (next, rotated) => {
       keys = next;

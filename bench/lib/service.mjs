@@ -77,8 +77,9 @@ export function benchDataDir() {
 /**
  * Starts the bundle. Resolves once the process is spawned (not once it is ready:
  * the start figure measures that), with `spawnedAt` taken just before spawn().
- * @param {{ dataDir: string; port: number; logFile: string; script?: string[] }} opts
+ * @param {{ dataDir: string; port: number; logFile: string; script?: string[]; env?: Record<string, string> }} opts
  *   script: what to run in place of the bundle (the reference processes), with the same flags
+ *   env: more environment, for experiments (bench/ab.mjs)
  */
 export function spawnService(opts) {
   const log = openSync(opts.logFile, 'a');
@@ -93,6 +94,7 @@ export function spawnService(opts) {
     SHOWCLOCK_RATE_LIMIT: RATE_LIMIT,
     SHOWCLOCK_API_KEY: API_KEY,
     SHOWCLOCK_VIEWER_KEY: VIEWER_KEY,
+    ...opts.env,
   };
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, [...NODE_FLAGS, ...(opts.script ?? [BUNDLE, 'serve'])], { cwd: ROOT, env, stdio: ['ignore', log, log] });

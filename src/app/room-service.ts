@@ -13,7 +13,7 @@ import type { Command, CommandError, Now, Room } from '../domain/types.js';
 import type { Clock, Scheduler } from './clock.js';
 
 /** Where a command came from: kept for the log line, never changes behaviour. */
-export type CommandSource = 'http-v0' | 'http-v1' | 'gpio' | 'console' | 'system' | 'osc' | 'udp-text';
+export type CommandSource = 'http-v0' | 'http-v1' | 'gpio' | 'console' | 'system' | 'osc' | 'udp-text' | 'audience';
 
 export interface RoomChange {
   readonly room: Room;
@@ -92,10 +92,12 @@ function stopping(): Promise<void> {
 const nothingToKeep: Persistence = { canPublish: () => true, saveFirst: () => Promise.resolve(), record: () => {} };
 
 /**
- * Running-order edits must be on disk before they are acknowledged (and so before
- * they happen). `timer.select` is not one: it is navigation, like next/previous.
+ * Running-order edits and audience questions must be on disk before they are
+ * acknowledged (and so before they happen): a question a person was told was
+ * received, or a moderator's decision on it, survives a power cut. `timer.select`
+ * is not one: it is navigation, like next/previous.
  */
-export function isRunningOrderEdit(command: Command): boolean {
+export function mustBeSavedFirst(command: Command): boolean {
   switch (command.type) {
     case 'timer.create':
     case 'timer.update':
@@ -104,6 +106,14 @@ export function isRunningOrderEdit(command: Command): boolean {
     case 'tag.create':
     case 'tag.update':
     case 'tag.delete':
+    case 'question.submit':
+    case 'question.approve':
+    case 'question.hide':
+    case 'question.show':
+    case 'question.unshow':
+    case 'question.answered':
+    case 'question.delete':
+    case 'question.clearAnswered':
       return true;
     case 'timer.select':
     case 'timer.start':
@@ -233,7 +243,7 @@ export class RoomService {
       this.#tell(applied.time, applied.room);
       return { outcome: applied.outcome, room: this.#room, durable: DONE };
     }
-    if (!isRunningOrderEdit(command) && this.#persistence.canPublish(applied.room.seq)) {
+    if (!mustBeSavedFirst(command) && this.#persistence.canPublish(applied.room.seq)) {
       this.#commit(applied.room, previous, command, source);
       this.#tell(applied.time, applied.room);
       return { outcome: applied.outcome, room: this.#room, durable: DONE };
@@ -261,6 +271,7 @@ export class RoomService {
         throw new NotDone('storage', `the change could not be saved, so it was not made (${error instanceof Error ? error.message : String(error)})`);
       }
       // On disk: it happens now, even if a stop began meanwhile (the stop waits for this queue).
+      // What it touches (running order, tags, questions) only changes in this queue, one at a time.
       const now = this.#room;
       const applied = now === base ? candidate : applyCommand(now, command, this.#now());
       this.#commit(applied.room, now, command, source);

@@ -1,4 +1,4 @@
-// The links people are given: the control console (API key) and the viewer page.
+// The links people are given: the control console (API key), the viewer page and the audience's question page.
 import { networkInterfaces } from 'node:os';
 import type { RoomKeys } from '../keys/key-file.js';
 
@@ -13,11 +13,12 @@ export function publicHost(host: string): string {
   return 'localhost';
 }
 
-export function roomUrls(host: string, port: number, keys: RoomKeys): { control: string; viewer: string; api: string } {
+export function roomUrls(host: string, port: number, keys: RoomKeys): { control: string; viewer: string; audience: string; api: string } {
   const base = `http://${publicHost(host)}:${port}`;
   return {
     control: `${base}/control/${keys.apiKey}`,
     viewer: `${base}/view/${keys.viewerKey}`,
+    audience: `${base}/ask/${keys.audienceKey}`,
     api: `${base}/api/v1/${keys.apiKey}`,
   };
 }

@@ -1,5 +1,5 @@
-// `showclock key`: prints the control and viewer links; `--rotate-api` and
-// `--rotate-viewer` make new keys. keys.json is replaced atomically, and a
+// `showclock key`: prints the control, viewer and audience links; `--rotate-api`,
+// `--rotate-viewer` and `--rotate-audience` make new keys. keys.json is replaced atomically, and a
 // running service watches for that and uses the new keys at once. A rotation
 // that cannot be done changes nothing and exits non-zero with one line on
 // stderr, so a script (or a person) never takes an old key for a new one:
@@ -24,26 +24,28 @@ export function runKeyCommand(config: Config, args: readonly string[]): void {
 }
 
 function printKeys(config: Config, args: readonly string[]): void {
-  const known = new Set(['--rotate-api', '--rotate-viewer']);
+  const known = new Set(['--rotate-api', '--rotate-viewer', '--rotate-audience']);
   const unknown = args.filter((arg) => !known.has(arg));
   if (unknown.length > 0) {
-    process.stderr.write(`showclock key: unknown option ${unknown.join(' ')}; use --rotate-api and/or --rotate-viewer\n`);
+    process.stderr.write(`showclock key: unknown option ${unknown.join(' ')}; use --rotate-api, --rotate-viewer and/or --rotate-audience\n`);
     process.exit(EXIT_USAGE);
   }
   const rotateApi = args.includes('--rotate-api');
   const rotateViewer = args.includes('--rotate-viewer');
+  const rotateAudience = args.includes('--rotate-audience');
   // The environment wins over keys.json, in the service as here: a key fixed there
   // cannot be rotated in the file. All or nothing: with two asked for, neither changes.
   const fixed = [
     ...(rotateApi && config.apiKey !== undefined ? ['SHOWCLOCK_API_KEY'] : []),
     ...(rotateViewer && config.viewerKey !== undefined ? ['SHOWCLOCK_VIEWER_KEY'] : []),
+    ...(rotateAudience && config.audienceKey !== undefined ? ['SHOWCLOCK_AUDIENCE_KEY'] : []),
   ];
   if (fixed.length > 0) {
-    const which = fixed.length === 1 ? `${fixed.join('')} is` : `${fixed.join(' and ')} are`;
+    const which = fixed.length === 1 ? `${fixed.join('')} is` : `${fixed.slice(0, -1).join(', ')} and ${fixed[fixed.length - 1] ?? ''} are`;
     process.stderr.write(`showclock key: not rotated, nothing changed: ${which} set in the environment, which overrides keys.json; change the key there\n`);
     process.exit(EXIT_USAGE);
   }
-  const rotating = rotateApi || rotateViewer;
+  const rotating = rotateApi || rotateViewer || rotateAudience;
   if (rotating) {
     // Said here in one line, before the keys are read (which would warn about it first).
     const dir = checkDataDir(config.dataDir);
@@ -52,11 +54,15 @@ function printKeys(config: Config, args: readonly string[]): void {
       process.exit(EXIT_DATA_DIR);
     }
   }
-  let keys = loadOrCreateKeys(config.dataDir, { apiKey: config.apiKey, viewerKey: config.viewerKey }, (_level, message) =>
+  let keys = loadOrCreateKeys(config.dataDir, { apiKey: config.apiKey, viewerKey: config.viewerKey, audienceKey: config.audienceKey }, (_level, message) =>
     process.stderr.write(`showclock key: ${message}\n`),
   );
   if (rotating) {
-    keys = { apiKey: rotateApi ? generateKey() : keys.apiKey, viewerKey: rotateViewer ? generateKey() : keys.viewerKey };
+    keys = {
+      apiKey: rotateApi ? generateKey() : keys.apiKey,
+      viewerKey: rotateViewer ? generateKey() : keys.viewerKey,
+      audienceKey: rotateAudience ? generateKey() : keys.audienceKey,
+    };
     try {
       writeKeys(config.dataDir, keys);
     } catch (error) {
@@ -66,8 +72,9 @@ function printKeys(config: Config, args: readonly string[]): void {
     }
   }
   const urls = roomUrls(config.host, config.port, keys);
-  process.stdout.write(`Control room: ${urls.control}\nViewers:      ${urls.viewer}\nAPI base:     ${urls.api}\n`);
+  process.stdout.write(`Control room: ${urls.control}\nViewers:      ${urls.viewer}\nAudience:     ${urls.audience}\nAPI base:     ${urls.api}\n`);
   const running = 'A running service uses it at once';
   if (rotateApi) process.stdout.write(`The API key is new. ${running}: update button panels and bookmarks.\n`);
   if (rotateViewer) process.stdout.write(`The viewer key is new. ${running}: old viewer links stop working.\n`);
+  if (rotateAudience) process.stdout.write(`The audience key is new. ${running}: old question links and QR codes stop working.\n`);
 }

@@ -99,6 +99,7 @@ export interface Config {
   /** Set when the environment fixes a key; otherwise keys come from the data directory. */
   readonly apiKey: string | undefined;
   readonly viewerKey: string | undefined;
+  readonly audienceKey: string | undefined;
   readonly configPath: string | undefined;
 }
 
@@ -192,6 +193,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
   if (apiKey !== undefined && apiKey === viewerKey) {
     throw new ConfigError('environment SHOWCLOCK_VIEWER_KEY: must differ from SHOWCLOCK_API_KEY (the viewer key only watches)');
   }
+  const audienceKey = envKey(env, 'SHOWCLOCK_AUDIENCE_KEY');
+  if (audienceKey !== undefined && (audienceKey === apiKey || audienceKey === viewerKey)) {
+    throw new ConfigError('environment SHOWCLOCK_AUDIENCE_KEY: must differ from SHOWCLOCK_API_KEY and SHOWCLOCK_VIEWER_KEY (the audience key only asks questions)');
+  }
   return {
     port: envNumber(env, 'PORT', port) ?? file.port ?? DEFAULTS.port,
     host: (env.HOST === undefined || env.HOST === '' ? undefined : env.HOST) ?? file.host ?? DEFAULTS.host,
@@ -209,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     },
     apiKey,
     viewerKey,
+    audienceKey,
     configPath,
   };
 }

@@ -22,6 +22,8 @@ export const DISPLAY_FIELD_NAMES = [
   'showTag',
   'showMessage',
   'showLogo',
+  'showQuestion',
+  'showAskLink',
 ] as const satisfies readonly (keyof DisplaySettings)[];
 
 const COLOUR_FIELDS = ['background', 'normalColour', 'warningColour', 'overrunColour'] as const;

@@ -26,6 +26,17 @@ import { activeIndex, activeTimer, newTimer, remainingAt } from './room.js';
 import { sameValue } from './same-value.js';
 import { LOGO_VERSION_PATTERN, mergeDisplay } from './display-settings.js';
 import { createTag, deleteTag, tagIdProblem, updateTag, type TagReduced } from './tags.js';
+import {
+  answerQuestion,
+  approveQuestion,
+  clearAnsweredQuestions,
+  deleteQuestion,
+  hideQuestion,
+  showQuestion,
+  submitQuestion,
+  unshowQuestion,
+  type QuestionReduced,
+} from './questions.js';
 import { textProblem } from './text-rules.js';
 import { canonicalTimeZone } from './time-zone.js';
 import type { Command, CommandError, Now, PassedSchedule, Room, Settings, Timer, TimerFields, Transport } from './types.js';
@@ -419,6 +430,10 @@ function fromTag(reduced: TagReduced): Reduced {
   return reduced.ok ? { ok: true, room: reduced.room } : invalid(reduced.message);
 }
 
+function fromQuestion(reduced: QuestionReduced): Reduced {
+  return reduced.ok ? { ok: true, room: reduced.room } : { ok: false, error: reduced.error };
+}
+
 function reduce(room: Room, command: Command, now: Now): Reduced {
   const nowMonoMs = now.monoMs;
   switch (command.type) {
@@ -518,6 +533,22 @@ function reduce(room: Room, command: Command, now: Now): Reduced {
       return fromTag(updateTag(room, command.id, command.name, command.colour));
     case 'tag.delete':
       return fromTag(deleteTag(room, command.id));
+    case 'question.submit':
+      return fromQuestion(submitQuestion(room, command.id, command.text, command.name, Math.round(now.wallMs)));
+    case 'question.approve':
+      return fromQuestion(approveQuestion(room, command.id));
+    case 'question.hide':
+      return fromQuestion(hideQuestion(room, command.id));
+    case 'question.show':
+      return fromQuestion(showQuestion(room, command.id, command.withName));
+    case 'question.unshow':
+      return fromQuestion(unshowQuestion(room));
+    case 'question.answered':
+      return fromQuestion(answerQuestion(room, command.id));
+    case 'question.delete':
+      return fromQuestion(deleteQuestion(room, command.id));
+    case 'question.clearAnswered':
+      return fromQuestion(clearAnsweredQuestions(room));
     default: {
       const unknown: never = command;
       throw new Error(`unhandled command ${JSON.stringify(unknown)}`);

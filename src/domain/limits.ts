@@ -52,6 +52,17 @@ export const TAG_ID_MAX_CHARS = 64;
 /** A tag made without a colour: the blue of the console's own accents. */
 export const TAG_COLOUR_DEFAULT = '#0a84ff';
 
+/** Audience questions: a tweet's length, a name as a badge would print it. */
+export const QUESTION_TEXT_MAX_CHARS = 280;
+export const QUESTION_NAME_MAX_CHARS = 60;
+/**
+ * Questions the room keeps. Each is in every console's snapshot and in the room
+ * file, so this bounds both (about 200 KB at full length); a busy conference
+ * session gets a few dozen. Beyond it the oldest answered or hidden ones make way.
+ */
+export const MAX_QUESTIONS = 500;
+export const QUESTION_ID_MAX_CHARS = 64;
+
 /**
  * Length as a person counts characters: code points, so an emoji is one, not
  * the two UTF-16 units of `.length`.

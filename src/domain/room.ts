@@ -21,6 +21,8 @@ export const DISPLAY_DEFAULTS: DisplaySettings = {
   showTag: true,
   showMessage: true,
   showLogo: true,
+  showQuestion: true,
+  showAskLink: false,
   logo: null,
 };
 
@@ -59,6 +61,7 @@ export function createRoom(firstTimerId: string, timeZone = 'UTC'): Room {
     passedSchedules: [],
     tags: [],
     display: DISPLAY_DEFAULTS,
+    questions: [],
   };
 }
 

@@ -2,8 +2,9 @@
 // here, at the moment the snapshot is made, from one monotonic and one wall
 // reading, so a wall-clock step never changes the remaining time.
 import { CHIME_TEST_SHOWN_MS, FLASH_PERIOD_MS } from './limits.js';
+import { shownQuestion, type ShownQuestion } from './questions.js';
 import { activeTimer, remainingAt } from './room.js';
-import type { DisplaySettings, Message, Room, Settings, Tag, Timer, ZeroBehavior } from './types.js';
+import type { DisplaySettings, Message, Question, Room, Settings, Tag, Timer, ZeroBehavior } from './types.js';
 
 export interface Snapshot {
   readonly seq: number;
@@ -34,6 +35,21 @@ export interface Snapshot {
   readonly flash: SnapshotFlash | null;
   /** A "test chime": the server instant every display plays it, for a second after; null otherwise. */
   readonly chimeTestAt: number | null;
+  /** The audience question on the screens (its name only if the moderator chose to show it), or null. */
+  readonly shownQuestion: ShownQuestion | null;
+  /**
+   * Every audience question, for the holders of the API key (consoles, button
+   * panels). Absent from what the viewer link and the kiosk get (publicSnapshot).
+   */
+  readonly questions?: readonly Question[];
+}
+
+/** The snapshot as the viewer link and the kiosk get it: the shown question only, none of the others. */
+export type PublicSnapshot = Omit<Snapshot, 'questions'>;
+
+export function publicSnapshot(snapshot: Snapshot): PublicSnapshot {
+  const { questions: _questions, ...rest } = snapshot;
+  return rest;
 }
 
 export interface SnapshotFlash {
@@ -77,6 +93,8 @@ export function toSnapshot(room: Room, nowMonoMs: number, wallNowMs: number): Sn
       room.chimeTestMonoMs === null || room.chimeTestMonoMs + CHIME_TEST_SHOWN_MS <= nowMonoMs
         ? null
         : serverNow + Math.round(room.chimeTestMonoMs - nowMonoMs),
+    shownQuestion: shownQuestion(room),
+    questions: room.questions,
   };
 }
 

@@ -58,6 +58,10 @@ export interface DisplaySettings {
   readonly showMessage: boolean;
   /** The logo in the top-left corner, when the room has one (default on). */
   readonly showLogo: boolean;
+  /** The audience question the moderator puts on the screens, in its own area (default on: nothing shows until one is shown). */
+  readonly showQuestion: boolean;
+  /** The audience link's QR code and address in a corner, for a lobby screen or a slide (default off). */
+  readonly showAskLink: boolean;
   /**
    * The uploaded logo's version, `<hash>.<ext>` (png, jpg, svg, webp), or null: the screens load
    * `/logo/<version>`, so a new logo is a new URL (no stale cache). Set only by `display.logo`.
@@ -71,6 +75,24 @@ export interface Tag {
   readonly name: string;
   /** `#rrggbb`, lower case. */
   readonly colour: string;
+}
+
+export const QUESTION_STATES = ['new', 'approved', 'shown', 'answered', 'hidden'] as const;
+/** `new` (not looked at yet), `approved` (kept for later), `shown` (on the screens; at most one), `answered`, `hidden` (not for the stage). */
+export type QuestionState = (typeof QUESTION_STATES)[number];
+
+/** A question from the audience (the /ask page), kept in the order it came. */
+export interface Question {
+  readonly id: string;
+  /** Control characters gone, trimmed, 1 to 280 characters: always rendered as text, never as markup. */
+  readonly text: string;
+  /** Empty when the person gave none. */
+  readonly name: string;
+  /** When the box received it, ms since the epoch. */
+  readonly receivedAt: number;
+  readonly state: QuestionState;
+  /** While shown: whether the screens show the name with it (the moderator's choice when showing it). */
+  readonly nameShown: boolean;
 }
 
 export interface Message {
@@ -146,6 +168,8 @@ export interface Room {
   /** The room's tags, in the order they were made; timers refer to them by `tagId`. */
   readonly tags: readonly Tag[];
   readonly display: DisplaySettings;
+  /** Audience questions, oldest first; at most MAX_QUESTIONS. */
+  readonly questions: readonly Question[];
 }
 
 /** The editable fields of a timer, as the update operations take them. */
@@ -202,12 +226,23 @@ export type Command =
   | { readonly type: 'timer.move'; readonly id: string; readonly to: number }
   | { readonly type: 'tag.create'; readonly id: string; readonly name: string; readonly colour: string }
   | { readonly type: 'tag.update'; readonly id: string; readonly name?: string; readonly colour?: string }
-  | { readonly type: 'tag.delete'; readonly id: string };
+  | { readonly type: 'tag.delete'; readonly id: string }
+  /** From the audience page: `id` is made by the adapter; the engine cleans and checks the text and the name. */
+  | { readonly type: 'question.submit'; readonly id: string; readonly text: string; readonly name: string }
+  | { readonly type: 'question.approve'; readonly id: string }
+  | { readonly type: 'question.hide'; readonly id: string }
+  /** Puts it on the screens (the one shown before is marked answered), with the name or without. */
+  | { readonly type: 'question.show'; readonly id: string; readonly withName: boolean }
+  /** Takes whatever question is shown off the screens, back to approved; nothing shown is no change. */
+  | { readonly type: 'question.unshow' }
+  | { readonly type: 'question.answered'; readonly id: string }
+  | { readonly type: 'question.delete'; readonly id: string }
+  | { readonly type: 'question.clearAnswered' };
 
 export type CommandType = Command['type'];
 
-/** `invalid` maps to HTTP 400, `not_found` to 404. */
+/** `invalid` maps to HTTP 400, `not_found` to 404, `full` (the room holds all it can and none can make way) to 503. */
 export interface CommandError {
-  readonly kind: 'invalid' | 'not_found';
+  readonly kind: 'invalid' | 'not_found' | 'full';
   readonly message: string;
 }

@@ -4,6 +4,7 @@
 // API answer, that was about a tenth of the CPU of GET /state (BENCHMARKS.md). A
 // Response made with a plain object goes straight to Node's writeHead.
 import type { Context } from 'hono';
+import { snapshotJson } from '../push/snapshot-json.js';
 
 export type HeaderMap = Record<string, string>;
 
@@ -12,6 +13,16 @@ export function addAnswerHeaders(c: Context, headers: HeaderMap): void {
   const gathered: HeaderMap | undefined = c.get('answerHeaders');
   if (gathered === undefined) c.set('answerHeaders', { ...headers });
   else Object.assign(gathered, headers);
+}
+
+/**
+ * As addAnswerHeaders, for an object made for this request alone: the first one
+ * is kept as it is rather than copied (the hot path of every /api request).
+ */
+export function gatherAnswerHeaders(c: Context, fresh: HeaderMap): void {
+  const gathered: HeaderMap | undefined = c.get('answerHeaders');
+  if (gathered === undefined) c.set('answerHeaders', fresh);
+  else Object.assign(gathered, fresh);
 }
 
 /** The headers added so far, with `extra` on top. */
@@ -24,6 +35,19 @@ export function answer(c: Context, body: BodyInit | null, status: number, extra:
   return new Response(body, { status, headers: answerHeaders(c, extra) });
 }
 
-export function jsonAnswer(c: Context, body: unknown, status: number, extra: HeaderMap = {}): Response {
-  return answer(c, JSON.stringify(body), status, { 'Content-Type': 'application/json', ...extra });
+export function jsonAnswer(c: Context, body: unknown, status: number, extra?: HeaderMap): Response {
+  return jsonTextAnswer(c, JSON.stringify(body), status, extra);
+}
+
+/** An answer whose body is JSON text made already (snapshot-json.ts): the headers of jsonAnswer, in one object. */
+export function jsonTextAnswer(c: Context, json: string, status: number, extra?: HeaderMap): Response {
+  const gathered: HeaderMap | undefined = c.get('answerHeaders');
+  const headers: HeaderMap = gathered === undefined ? { 'Content-Type': 'application/json' } : { ...gathered, 'Content-Type': 'application/json' };
+  if (extra !== undefined) Object.assign(headers, extra);
+  return new Response(json, { status, headers });
+}
+
+/** `{ ok: true, state }`: the answer of GET /state and of every command, its snapshot serialised by snapshotJson. */
+export function stateAnswer(c: Context, snapshot: object, status: number): Response {
+  return jsonTextAnswer(c, `{"ok":true,"state":${snapshotJson(snapshot)}}`, status);
 }

@@ -6,30 +6,33 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Scheduler } from '../app/clock.js';
 import { NotDone, type RoomService, type CommandSource } from '../app/room-service.js';
 import type { StorageHealth } from '../store/room-store.js';
+import type { CommandError } from '../domain/types.js';
+import type { RoomKeys } from '../keys/key-file.js';
 import type { Logger } from '../log/logger.js';
 import { LineThrottle } from '../log/line-throttle.js';
 import { hitForAddress } from './address-quota.js';
 import { refusal } from './error-page.js';
 import { offeredAt, preflightAnswer } from './preflight.js';
 import { errorResponse } from './api-errors.js';
-import { addAnswerHeaders, answer, jsonAnswer } from './answer.js';
+import { addAnswerHeaders, answer, gatherAnswerHeaders, jsonAnswer, stateAnswer } from './answer.js';
 import { parseInput } from './input.js';
 import { MAX_BODY_BYTES } from './body-size.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { commandNames, operations, type Action, type ApiVersion, type Method, type Operation } from './operations.js';
-import { RATE_WINDOW_MS, rateLimitHeaders, type FixedWindowLimiter } from './rate-limit.js';
+import { addRateLimitHeaders, RATE_WINDOW_MS, rateLimitHeaders, type FixedWindowLimiter, type RateDecision } from './rate-limit.js';
 import { mountViewer, type ViewerDeps } from './viewer-routes.js';
 import { mountLogo } from './logo-routes.js';
 import { mountControlPage } from './control-page.js';
 import { mountFrontDoor } from './front-door.js';
+import { mountAsk } from './ask-routes.js';
+import { newQuestionIdFor } from '../app/question-ids.js';
+import { CachedRouter } from './cached-router.js';
 import { sameSecret } from './secret-match.js';
 import { clientWentAway, socketAddress } from './request-origin.js';
 
 
-export interface Keys {
-  readonly apiKey: string;
-  readonly viewerKey: string;
-}
+/** The room's three keys (keys/key-file.ts): API, viewer, audience. */
+export type Keys = RoomKeys;
 
 export interface HttpDeps {
   readonly service: RoomService;
@@ -38,6 +41,8 @@ export interface HttpDeps {
   readonly limiter: FixedWindowLimiter;
   readonly logger: Logger;
   readonly newTimerId: () => string;
+  /** Ids for audience questions; random ones the room does not have by default. */
+  readonly newQuestionId?: () => string;
   /** The client's address, for limiting invalid-key requests; the socket's by default. */
   readonly clientAddress?: (c: Context) => string;
   readonly isShuttingDown?: () => boolean;
@@ -107,7 +112,8 @@ function requestLog(logger: Logger, throttle: LineThrottle): MiddlewareHandler<A
 }
 
 export function createApp(deps: HttpDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>({ strict: false });
+  // The router keeps recent matches (cached-router.ts): a poller asks the same paths again and again.
+  const app = new Hono<AppEnv>({ strict: false, router: new CachedRouter() });
   const clientAddress = deps.clientAddress ?? socketAddress;
   // Built on first request, not at start: generating it costs memory a box that is never asked need not spend.
   let openApiText: string | undefined;
@@ -170,21 +176,20 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 
   mountControlPage(app, { keys: deps.keys, limiter: deps.limiter, clientAddress });
   mountFrontDoor(app);
+  mountAsk(app, { service: deps.service, keys: deps.keys, limiter: deps.limiter, clientAddress, newQuestionId: deps.newQuestionId ?? newQuestionIdFor(() => deps.service.room) });
 
   // The headers of every /api answer, preflights included, are gathered up front
-  // (answer.ts), where every answer picks them up. Not hono's cors(): it touches
+  // (answer.ts), where every answer picks them up: these first, by the OpenAPI
+  // route and the key middleware below (one middleware less per request than a
+  // middleware of their own, see BENCHMARKS.md). Not hono's cors(): it touches
   // c.res before the handler runs, which makes hono rebuild every answer as a full
   // Web Response with a stream body (half the throughput of GET /state, see
   // BENCHMARKS.md). Preflights go through the checks below like any request.
-  app.use('/api/*', async (c, next) => {
-    addAnswerHeaders(c, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store', ...storageHeader(storage()) });
-    return next();
-  });
-
-  const limitedBy = (c: Context, bucket: string) => {
-    const decision = deps.limiter.hit(bucket);
-    addAnswerHeaders(c, rateLimitHeaders(decision));
-    return decision;
+  const apiHeaders = (): Record<string, string> => {
+    const health = storage();
+    return health.saving
+      ? { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' }
+      : { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store', ...storageHeader(health) };
   };
   const tooMany = (c: Context, resetSeconds: number) =>
     errorResponse(c, 429, `rate limit exceeded: at most ${deps.limiter.limit} requests per minute; try again in ${resetSeconds} s`);
@@ -192,6 +197,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   // No key: counted per address, in a bucket of its own, so a burst of wrong keys
   // from a client does not keep it from reading the document it needs to get them right.
   app.on(['GET', 'OPTIONS'], '/api/v1/openapi.json', (c) => {
+    gatherAnswerHeaders(c, apiHeaders());
     c.set('route', `${c.req.method} /api/v1/openapi.json`);
     c.set('read', true);
     const decision = hitForAddress(c, deps.limiter, 'openapi', clientAddress(c));
@@ -206,7 +212,16 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
     const [, , version = '', key = ''] = c.req.path.split('/');
     c.set('route', `${c.req.method} /api/${VERSIONS.includes(version as ApiVersion) ? version : '{version}'}/{api_key}/{unmatched}`);
     const valid = key.length > 0 && sameSecret(key, deps.keys().apiKey);
-    const decision = valid ? limitedBy(c, 'room') : hitForAddress(c, deps.limiter, 'address', clientAddress(c));
+    const headers = apiHeaders();
+    let decision: RateDecision;
+    if (valid) {
+      decision = deps.limiter.hit('room');
+      addRateLimitHeaders(headers, decision);
+      gatherAnswerHeaders(c, headers);
+    } else {
+      gatherAnswerHeaders(c, headers);
+      decision = hitForAddress(c, deps.limiter, 'address', clientAddress(c));
+    }
     if (!decision.allowed) return tooMany(c, decision.resetSeconds);
     if (!valid) return errorResponse(c, 401, 'invalid API key: use the key shown in the control room (npm run key prints it)');
     // hono answers HEAD with the GET handler, and here a GET acts: `curl -I` or a link
@@ -238,16 +253,19 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   });
 
   for (const op of operations) {
+    const hasId = op.path.includes('{id}');
     for (const method of op.methods) {
-      // Named before the body limit, so a 413 is logged under its route too.
-      const named: MiddlewareHandler<AppEnv> = async (c, next) => {
-        c.set('route', routePattern(method, op));
+      const route = routePattern(method, op);
+      // Names the route; a refusal when the timer id in the path is unknown.
+      const named = (c: Context<AppEnv>): Response | undefined => {
+        c.set('route', route);
+        if (!hasId) return undefined;
         // The timer id is part of the route: an unknown one is 404 before any input is read (400/413).
         const id = c.req.param('id');
         if (id !== undefined && !deps.service.room.timers.some((t) => t.id === id)) {
           return errorResponse(c, 404, `no timer with id "${id.slice(0, 64)}" in the running order; GET /timers lists them`);
         }
-        return next();
+        return undefined;
       };
       const handler = async (c: Context<AppEnv>) => {
         const bodyText = method === 'POST' ? await c.req.text() : '';
@@ -255,11 +273,13 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
         const contentType = method === 'POST' ? c.req.header('content-type') : undefined;
         const parsed = parseInput(op, method, { url: c.req.url, contentType, body: bodyText });
         if (!parsed.ok) return errorResponse(c, 400, parsed.error);
-        const action = op.toAction(parsed.input, { id: c.req.param('id') ?? '', newTimerId: deps.newTimerId });
+        const action = op.toAction(parsed.input, { id: hasId ? (c.req.param('id') ?? '') : '', newTimerId: deps.newTimerId });
         return await perform(c, deps.service, action, op, `http-${op.version}`, storage);
       };
-      if (method === 'POST') app.post(honoPath(op), named, limitBody, handler);
-      else app.get(honoPath(op), named, handler);
+      // Named before the body limit, so a 413 is logged under its route too. A GET
+      // runs both in one handler: each middleware is an async step of its own per request.
+      if (method === 'POST') app.post(honoPath(op), async (c, next) => named(c) ?? next(), limitBody, handler);
+      else app.get(honoPath(op), async (c) => named(c) ?? handler(c));
     }
   }
 
@@ -338,15 +358,18 @@ async function perform(
   switch (action.kind) {
     case 'read-state':
       c.set('read', true);
-      return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
+      return stateAnswer(c, service.snapshot(), 200);
     case 'list-timers': {
       c.set('read', true);
       const room = service.room;
       return jsonAnswer(c, { ok: true as const, activeTimerId: room.activeTimerId, timers: room.timers }, 200);
     }
+    case 'list-questions':
+      c.set('read', true);
+      return jsonAnswer(c, { ok: true as const, questions: service.room.questions }, 200);
     case 'command': {
       const { outcome, durable } = service.dispatch(action.command, source);
-      if (!outcome.ok) return errorResponse(c, outcome.error.kind === 'not_found' ? 404 : 400, outcome.error.message);
+      if (!outcome.ok) return errorResponse(c, statusOfRefusal(outcome.error), outcome.error.message);
       // A change that is saved before it happens is answered once it has happened, or not at all.
       try {
         await durable;
@@ -356,11 +379,12 @@ async function perform(
         return notDoneResponse(c, error);
       }
       // The save may have just failed or recovered: the answer tells how it is now.
-      addAnswerHeaders(c, storageHeader(storage()));
+      const health = storage();
+      if (!health.saving) addAnswerHeaders(c, storageHeader(health));
       if (op.success.schema === 'TimerCreated' && outcome.timer !== undefined) {
         return jsonAnswer(c, { ok: true as const, timer: outcome.timer }, 201);
       }
-      return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
+      return stateAnswer(c, service.snapshot(), 200);
     }
     default: {
       const unknown: never = action;
@@ -370,6 +394,22 @@ async function perform(
 }
 
 export type { Method };
+
+/** The room's refusal as an HTTP status: a bad request, nothing by that id, or the room full (503: nothing the request can change). */
+export function statusOfRefusal(error: CommandError): 400 | 404 | 503 {
+  switch (error.kind) {
+    case 'invalid':
+      return 400;
+    case 'not_found':
+      return 404;
+    case 'full':
+      return 503;
+    default: {
+      const unknown: never = error.kind;
+      throw new Error(`unhandled refusal ${String(unknown)}`);
+    }
+  }
+}
 
 function notDoneResponse(c: Context<AppEnv>, error: NotDone): Response {
   switch (error.kind) {
@@ -383,7 +423,7 @@ function notDoneResponse(c: Context<AppEnv>, error: NotDone): Response {
     case 'stopping':
       return errorResponse(c, 503, error.message);
     case 'refused':
-      return errorResponse(c, error.error?.kind === 'not_found' ? 404 : 400, error.message);
+      return errorResponse(c, error.error === undefined ? 400 : statusOfRefusal(error.error), error.message);
     default: {
       const unknown: never = error.kind;
       throw new Error(`unhandled refusal ${String(unknown)}`);

@@ -2,6 +2,8 @@
 // QR code) are rendered here; src/pages/control/ wires them and fills in what
 // comes from the snapshot. No inline script or style: the keys reach the script
 // through data- attributes, so the page's CSP can allow only the box's own files.
+import { DISPLAY_HTML } from './display-html.js';
+
 export interface ControlPageView {
   readonly apiKey: string;
   readonly viewerKey: string;
@@ -43,6 +45,55 @@ export function buttonPanelExamples(origin: string, apiKey: string): readonly { 
 
 function copyField(id: string, value: string, label: string): string {
   return `<div class="copy"><input id="${id}" type="text" readonly value="${escapeHtml(value)}" aria-label="${escapeHtml(label)}"><button type="button" data-copy="${id}">Copy</button></div>`;
+}
+
+/**
+ * The display's own screen markup (display-html.ts) for the console's live preview: the
+ * same elements and classes, so screen.css and screen.ts draw it exactly as they draw a
+ * screen, and a change to the display's markup reaches the preview by itself. The ids get
+ * a `pv-` prefix (the console has ids of its own) and <main> becomes a <div> (the console
+ * has its own main).
+ */
+export function previewScreenHtml(displayHtml: string = DISPLAY_HTML): string {
+  const from = displayHtml.indexOf('<main id="screen"');
+  const to = displayHtml.indexOf('<button type="button" id="sound"');
+  if (from < 0 || to < from) throw new Error('control page: the display markup has no screen to preview');
+  return displayHtml
+    .slice(from, to)
+    .trim()
+    .replace(/<(\/?)main\b/g, '<$1div')
+    .replace(/ id="/g, ' id="pv-');
+}
+
+/** Worked out once: the display's markup is fixed at build time. */
+const PREVIEW_SCREEN_HTML = previewScreenHtml();
+
+const LAYOUT_BUTTONS = [
+  ['full', 'Full'],
+  ['minimal', 'Time only'],
+  ['lowerThird', 'Lower third'],
+] as const;
+
+/** Background shortcuts: black, and the usual chroma-key green and blue. */
+const BACKGROUNDS = [
+  ['#000000', 'Black'],
+  ['#00b140', 'Chroma green'],
+  ['#0047bb', 'Chroma blue'],
+] as const;
+
+/** The Display panel: every display setting and the logo, each row its own, so an error lands under the control that caused it. */
+function displayPanelHtml(): string {
+  const colour = (id: string, label: string) => `<label class="colour-field"><input id="${id}" type="color"> ${label}</label>`;
+  return `<section id="display-panel" aria-labelledby="h-display">
+<h2 id="h-display">Display</h2>
+<div class="row" role="group" aria-label="Layout">Layout: ${LAYOUT_BUTTONS.map(([value, text]) => `<button type="button" data-layout="${value}" aria-pressed="false">${text}</button>`).join(' ')}</div>
+<div class="row" role="group" aria-label="Background">${colour('display-background', 'Background')} ${BACKGROUNDS.map(([value, text]) => `<button type="button" data-background="${value}">${text}</button>`).join(' ')}</div>
+<div class="row" role="group" aria-label="Colours of the time">${colour('display-normal', 'Time')} ${colour('display-warning', 'Warning')} ${colour('display-overrun', 'Red / overrun')} <button type="button" id="display-default-colours">Default colours</button></div>
+<div class="row"><label for="display-size">Time size</label> <input id="display-size" type="range" min="50" max="150" step="5"> <output id="display-size-value" for="display-size"></output></div>
+<div class="row" id="display-show" role="group" aria-label="Shown on the screens">Show:</div>
+<div class="row logo-row"><span class="logo-thumb"><img id="display-logo" alt="The room's logo" hidden><span id="display-logo-none">No logo</span></span> <label id="display-logo-file-label" for="display-logo-file">Upload a logo</label> <input id="display-logo-file" type="file" accept="image/png,image/jpeg,image/svg+xml,image/webp,.png,.jpg,.jpeg,.svg,.webp"> <button type="button" id="display-logo-remove" disabled>Remove logo</button></div>
+<p class="hint">Every change shows on every screen at once. The logo: PNG, JPEG, SVG or WebP, at most 1 MB, top left on the full layout.</p>
+</section>`;
 }
 
 const ADJUSTS_MS = [-300_000, -60_000, -10_000, 10_000, 60_000, 300_000] as const;
@@ -97,18 +148,12 @@ export function renderControlPage(view: ControlPageView): string {
 <div>
 <section aria-labelledby="h-preview">
 <h2 id="h-preview">On the screens</h2>
-<div class="preview" id="preview" aria-label="Preview of the display">
-<div class="pv-screen" id="pv-screen">
-<div class="pv-titles"><div class="pv-label" id="pv-label"></div><div class="pv-speaker" id="pv-speaker"></div></div>
-<div class="pv-clock"><div class="pv-time" id="pv-time"></div></div>
-<div class="pv-bar" id="pv-bar"><div class="pv-fill" id="pv-fill"></div></div>
-<div class="pv-msg" id="pv-msg" hidden></div>
-<div class="pv-onair" id="pv-onair" hidden>ON AIR</div>
+<div class="preview" id="preview" role="img" aria-label="Preview of the display">
+${PREVIEW_SCREEN_HTML}
 </div>
-<div class="pv-black" id="pv-black" hidden>blackout</div>
-</div>
-<div class="preview-meta"><span id="pv-state">–</span><span id="pv-next"></span></div>
+<div class="preview-meta"><span id="pv-state">–</span><span id="pv-coming"></span></div>
 </section>
+${displayPanelHtml()}
 </div>
 <div>
 <section aria-labelledby="h-message">

@@ -1,6 +1,8 @@
 // The display page's markup (kiosk and viewers). No inline script or style: the
 // CSP allows only /assets from the box. The page finds its stream and time
 // endpoints from its own URL, so nothing secret is written into it.
+// The audience question has its own box under the message's; the audience link's
+// code sits inside the clock, whose padding keeps the digits beside it (screen.css).
 export const DISPLAY_HTML = `<!doctype html>
 <html lang="en">
 <head>
@@ -17,8 +19,9 @@ export const DISPLAY_HTML = `<!doctype html>
 <body>
 <main id="screen" class="screen tone-normal">
 <div class="top"><div class="side"><img id="logo" class="logo" alt="" hidden></div><div class="titles"><div id="tag" class="tag" hidden></div><div id="label" class="label"></div><div id="speaker" class="speaker"></div></div><div class="side"><div id="onair" class="onair" hidden>ON AIR</div></div></div>
-<div id="clock" class="clock"><div id="time" class="time">&nbsp;</div><div id="mark" class="mark" hidden></div></div>
+<div id="clock" class="clock"><div id="time" class="time">&nbsp;</div><div id="mark" class="mark" hidden></div><img id="ask-link" class="ask-link" alt="" hidden></div>
 <div id="message" class="message" hidden><div id="message-text" class="message-text"></div></div>
+<div id="question" class="question" hidden><div id="question-text" class="question-text"></div><div id="question-name" class="question-name" hidden></div></div>
 <div class="progress"><div id="bar" class="bar"></div></div>
 <div id="info" class="info" hidden><span id="next" class="next"></span><span id="tod" class="tod"></span></div>
 <div id="link" class="link" hidden>reconnecting</div>

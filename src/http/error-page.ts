@@ -49,7 +49,7 @@ export function refusal(c: Context, status: number, title: string, message: stri
  * A wrong key in a control or viewer link: 429 once the address has spent its
  * quota of wrong keys, else 401, each as a page for a browser and JSON otherwise.
  */
-export function wrongLinkRefusal(c: Context, decision: RateDecision, link: 'control' | 'viewer', notValid: string): Response {
+export function wrongLinkRefusal(c: Context, decision: RateDecision, link: 'control' | 'viewer' | 'question', notValid: string): Response {
   if (!decision.allowed) {
     return refusal(c, 429, 'Too many attempts', `too many requests with a wrong ${link} link from your address; try again in ${decision.resetSeconds} s`);
   }

@@ -19,6 +19,7 @@ import {
   TAG_COLOUR_DEFAULT,
   TAG_ID_MAX_CHARS,
   TAG_NAME_MAX_CHARS,
+  QUESTION_ID_MAX_CHARS,
   WARN_AT_MAX_MS,
   WARN_AT_MIN_MS,
 } from '../domain/limits.js';
@@ -235,6 +236,27 @@ function tagIdField(): FieldDef<string | null> {
   };
 }
 
+/** Question ids as the box makes them: letters, digits, `-` and `_`. */
+const QUESTION_ID = new RegExp(`^[A-Za-z0-9_-]{1,${QUESTION_ID_MAX_CHARS}}$`);
+
+/** An audience question's id; whether the room has it is the room's check (400 naming `questionId`). */
+function questionIdField(): FieldDef<string> {
+  const hint = `the id of one of the room's questions (GET /questions lists them): letters, digits, - and _, 1 to ${QUESTION_ID_MAX_CHARS}`;
+  const schema = z
+    .string({ error: problem(`must be ${hint}`) })
+    .regex(QUESTION_ID, { error: (iss) => `must be ${hint}; ${describeInput(iss.input)}` })
+    .meta({ pattern: QUESTION_ID.source, maxLength: QUESTION_ID_MAX_CHARS });
+  return {
+    query: schema,
+    json: schema,
+    queryDoc: schema,
+    description: 'Addition to v1: the id of one of the room\'s audience questions (`questions` in the state, or GET /questions). An id the room does not have is 400 naming `questionId`.',
+    example: 'q7f3a9c2e',
+    jsonExample: 'q7f3a9c2e',
+    badExample: 'no such id!',
+  };
+}
+
 /** `#rrggbb` (the `#` may be left out, which a query can send without encoding it as %23). */
 const COLOUR = /^#?[0-9a-fA-F]{6}$/;
 
@@ -429,6 +451,13 @@ export const fields = {
   showTag: flagField('Addition to v1: the screens show the active timer\'s tag (default on).'),
   showMessage: flagField('Addition to v1: the screens show the message (default on).'),
   showLogo: flagField('Addition to v1: the screens show the uploaded logo in the top-left corner (default on; nothing shows until POST /display/logo uploads one).'),
+  questionId: questionIdField(),
+  withName: flagField('Addition to v1: show the name the person gave with the question (default: without it): `0`/`1` in a query, boolean in JSON.'),
+  showQuestion: flagField('Addition to v1: the screens show the audience question the moderator puts on them, in its own area (default on).'),
+  showAskLink: flagField(
+    'Addition to v1: the screens show the audience link (where people send questions) as a QR code with its address, for a lobby screen or a slide (default off). ' +
+      'The viewer link then carries the audience link too.',
+  ),
   to: integerField({
     min: 0,
     max: 9999,

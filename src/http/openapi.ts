@@ -294,6 +294,65 @@ function operationObject(op: Operation, method: Method): JsonObject {
 }
 
 /**
+ * The audience's door (ask-routes.ts): not under /api and with its own key, which
+ * opens nothing else; written by hand, since it takes a form as well as JSON and
+ * answers a browser with the page.
+ */
+function askPaths(): Record<string, JsonObject> {
+  const keyParameter = { name: 'audience_key', in: 'path', required: true, description: 'The room\'s audience key (`npm run key` prints the audience link)', schema: { type: 'string' } };
+  const fieldsSchema = {
+    type: 'object',
+    required: ['text'],
+    properties: {
+      text: { type: 'string', description: 'The question: control characters are stripped, then trimmed, 1 to 280 characters (code points)' },
+      name: { type: 'string', description: 'Optional: the asker\'s name, up to 60 characters after the same cleaning' },
+    },
+  };
+  const refused = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
+  return {
+    '/ask/{audience_key}': {
+      get: {
+        operationId: 'ask_page',
+        tags: ['audience'],
+        summary: 'The audience page: a form to send a question',
+        description: 'A small page for phones, with nothing from the internet, that works without a script. A wrong key is 401.',
+        parameters: [keyParameter],
+        responses: {
+          '200': { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } },
+          '401': refused('Not the audience key (JSON; a page for a browser)'),
+          '429': refused('Too many wrong keys from this address'),
+        },
+      },
+      post: {
+        operationId: 'ask_question',
+        tags: ['audience'],
+        summary: 'Send a question to the moderator',
+        description:
+          'Adds a question in state `new`, answered 201 with its id once it is saved to disk. At most 5 questions a minute from one address and 300 for the whole box; ' +
+          'none of it counts against the API key\'s rate limit. A form post from a browser (Accept: text/html) is answered with the page, saying what happened. ' +
+          'When the room holds 500 questions, the oldest answered or hidden one makes way; when none can, 503.',
+        parameters: [keyParameter],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: fieldsSchema }, 'application/x-www-form-urlencoded': { schema: fieldsSchema } },
+        },
+        responses: {
+          '201': {
+            description: 'Received and saved',
+            content: { 'application/json': { schema: ref('QuestionReceived') } },
+          },
+          '400': refused('Empty, too long, or not text: the message names the field'),
+          '401': refused('Not the audience key'),
+          '413': refused('Body over 16 KB'),
+          '429': refused('Too many questions from this address in a minute (Retry-After says when to try again)'),
+          '503': refused('Not received: the question box is full, the room could not be saved, the box takes too many questions right now, or it is stopping'),
+        },
+      },
+    },
+  };
+}
+
+/**
  * The logo (logo-routes.ts): written by hand, not from the operation table, because its
  * body is the image itself (one binary media type per accepted type), not fields.
  */
@@ -399,6 +458,7 @@ export function buildOpenApiDocument(): JsonObject {
     },
   };
   Object.assign(paths, logoPaths());
+  Object.assign(paths, askPaths());
   return {
     openapi: '3.0.3',
     info: {
@@ -411,7 +471,8 @@ export function buildOpenApiDocument(): JsonObject {
         `v0 is frozen and GET only (${commandNames('v0').join(', ')}). ` +
         'Additions to v1 beyond the interface document: /settings, /timer/{id}/move, /events (push channel), previous, toggle, toggle_blackout, toggle_onair, flash, chime, ' +
         'and `dangerAt` (red threshold), `scheduledAt` (scheduled starts) and `endsAt` (countdown to a time of day) as inputs of POST /timers and /timer/{id}/update, ' +
-        'with `timeZone`, `clockFormat`, `chimeAtZero`, `chimeAtWarning` and `chimeVolume` in /settings. ' +
+        'with `timeZone`, `clockFormat`, `chimeAtZero`, `chimeAtWarning` and `chimeVolume` in /settings; tags, /display, the logo, ' +
+        'and audience questions (sent to /ask/{audience_key}, moderated with /questions and /question/*, the shown one on the screens). ' +
         'Text lengths count characters as code points (an emoji is one), as JSON Schema does; patterns are ECMA-262 regular expressions read with the `u` flag.',
       contact: { name: 'Showclock' },
       // The project has not chosen a licence: this states that none is granted.
@@ -425,6 +486,7 @@ export function buildOpenApiDocument(): JsonObject {
     tags: [
       { name: 'v1', description: 'Current version (recommended)' },
       { name: 'v0', description: 'Frozen, reduced command set, GET only' },
+      { name: 'audience', description: 'Audience questions, sent from phones with the audience key (not the API key)' },
     ],
     paths,
     components: { schemas: componentSchemas(), responses: responseComponents, headers: headerComponents },

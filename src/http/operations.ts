@@ -14,7 +14,8 @@ export type Method = 'GET' | 'POST';
 export type Action =
   | { readonly kind: 'command'; readonly command: Command }
   | { readonly kind: 'read-state' }
-  | { readonly kind: 'list-timers' };
+  | { readonly kind: 'list-timers' }
+  | { readonly kind: 'list-questions' };
 
 export interface ActionContext {
   /** The `{id}` path parameter, '' where the path has none. */
@@ -430,8 +431,74 @@ const v1Display: Operation[] = [
   }),
 ];
 
+/** A moderation step on the question `questionId` (404 when the room has no such question). */
+function questionStep(path: string, operationId: string, summary: string, description: string, type: 'question.approve' | 'question.hide' | 'question.answered' | 'question.delete'): Operation {
+  return operation({
+    operationId,
+    version: 'v1',
+    methods: ['GET', 'POST'],
+    path,
+    summary,
+    description,
+    required: ['questionId'],
+    action: (input) => command({ type, id: input.questionId }),
+  });
+}
+
+// Audience questions come in through /ask/{audience_key} (ask-routes.ts); these are
+// the moderator's. Like running-order edits, each is on disk before it is answered.
+// Questions are addressed by a `questionId` field, as tags are: `{id}` in a path is a timer's.
+const v1Questions: Operation[] = [
+  operation({
+    operationId: 'v1_listQuestions',
+    version: 'v1',
+    methods: ['GET'],
+    path: '/questions',
+    summary: 'Addition: the audience questions',
+    description: 'Addition to v1: every audience question, oldest first, with its state (new, approved, shown, answered, hidden). A read: nothing changes.',
+    success: { status: 200, schema: 'QuestionsList' },
+    action: () => ({ kind: 'list-questions' }),
+  }),
+  questionStep('/question/approve', 'v1_approveQuestion', 'Addition: approve a question (kept for later; off the screens if it was on them)', 'Addition to v1: the question becomes `approved`. A shown one leaves the screens.', 'question.approve'),
+  questionStep('/question/hide', 'v1_hideQuestion', 'Addition: hide a question (not for the stage)', 'Addition to v1: the question becomes `hidden`. A shown one leaves the screens. Hidden and answered questions make way for new ones when the room holds 500.', 'question.hide'),
+  operation({
+    operationId: 'v1_showQuestion',
+    version: 'v1',
+    methods: ['GET', 'POST'],
+    path: '/question/show',
+    summary: 'Addition: show a question on the screens (one at a time)',
+    description:
+      'Addition to v1: the question becomes `shown` and appears on every screen in its own area (the message stays as it is). ' +
+      'The question shown before is marked `answered`. `withName` shows the name the person gave; without it the name stays off the screens. ' +
+      'The viewer link and the kiosk get the shown question (`shownQuestion`) and never the others.',
+    required: ['questionId'],
+    optional: ['withName'],
+    action: (input) => command({ type: 'question.show', id: input.questionId, withName: input.withName ?? false }),
+  }),
+  operation({
+    operationId: 'v1_unshowQuestion',
+    version: 'v1',
+    methods: ['GET', 'POST'],
+    path: '/question/unshow',
+    summary: 'Addition: take the shown question off the screens (back to approved)',
+    description: 'Addition to v1: the question on the screens, if any, goes back to `approved`. With none shown: 200 and nothing changes.',
+    action: () => command({ type: 'question.unshow' }),
+  }),
+  questionStep('/question/answered', 'v1_answerQuestion', 'Addition: mark a question answered', 'Addition to v1: the question becomes `answered`. A shown one leaves the screens.', 'question.answered'),
+  questionStep('/question/delete', 'v1_deleteQuestion', 'Addition: delete a question', 'Addition to v1: removes the question from the room (and from the screens if it was shown).', 'question.delete'),
+  operation({
+    operationId: 'v1_clearAnsweredQuestions',
+    version: 'v1',
+    methods: ['GET', 'POST'],
+    path: '/questions/clear_answered',
+    summary: 'Addition: delete every answered question',
+    description: 'Addition to v1: removes every question in the `answered` state. With none: 200 and nothing changes.',
+    action: () => command({ type: 'question.clearAnswered' }),
+  }),
+];
+
 /** Literal resource paths first: they take precedence over `/{cmd}`. */
-export const operations: readonly Operation[] = [...v1Resources, ...v1Tags, ...v1Display, ...v1Commands, ...sharedCommands('v0')];
+export const operations: readonly Operation[] = [...v1Resources, ...v1Tags, ...v1Display, ...v1Questions, ...v1Commands, ...sharedCommands('v0')];
 
 export function commandNames(version: ApiVersion): string[] {
   return operations.filter((op) => op.version === version && op.isCommand).map((op) => op.path.slice(1));

@@ -86,11 +86,14 @@ export class FixedWindowLimiter {
 export type AddressBucket = 'address' | 'path' | 'openapi';
 
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
-  const headers: Record<string, string> = {
-    'RateLimit-Limit': String(decision.limit),
-    'RateLimit-Remaining': String(decision.remaining),
-    'RateLimit-Reset': String(decision.resetSeconds),
-  };
+  return addRateLimitHeaders({}, decision);
+}
+
+/** Adds the rate-limit headers to `headers` (an answer's, being gathered) and returns it. */
+export function addRateLimitHeaders(headers: Record<string, string>, decision: RateDecision): Record<string, string> {
+  headers['RateLimit-Limit'] = String(decision.limit);
+  headers['RateLimit-Remaining'] = String(decision.remaining);
+  headers['RateLimit-Reset'] = String(decision.resetSeconds);
   if (!decision.allowed) headers['Retry-After'] = String(decision.resetSeconds);
   return headers;
 }

@@ -1,7 +1,7 @@
 // Response bodies of the API as zod schemas: the OpenAPI document's components
 // are generated from these, and the tests check real responses against them.
 import { z } from 'zod';
-import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
+import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, ZERO_BEHAVIORS } from '../domain/types.js';
 
 const int = () => z.number().int();
 
@@ -56,7 +56,24 @@ export const DisplaySchema = z.object({
   showTag: z.boolean(),
   showMessage: z.boolean(),
   showLogo: z.boolean(),
+  showQuestion: z.boolean().describe('Addition to v1: the screens show the audience question the moderator put on them'),
+  showAskLink: z.boolean().describe('Addition to v1: the screens show the audience link (/ask/{audience_key}) as a QR code and an address'),
   logo: z.string().nullable().describe('The uploaded logo\'s version, or null: the screens show /logo/{version} (POST /display/logo sets it)'),
+});
+
+export const QuestionSchema = z.object({
+  id: z.string(),
+  text: z.string().describe('As the audience typed it, control characters stripped and trimmed: 1 to 280 characters; show it as text, never as markup'),
+  name: z.string().describe('The name the person gave, up to 60 characters; empty when none'),
+  receivedAt: int().describe('When the box received it, ms since epoch'),
+  state: z.enum(QUESTION_STATES).describe('new, approved, shown (on the screens; at most one), answered or hidden'),
+  nameShown: z.boolean().describe('While shown: whether the screens show the name with it'),
+});
+
+export const ShownQuestionSchema = z.object({
+  id: z.string(),
+  text: z.string(),
+  name: z.string().nullable().describe('Null unless the moderator chose to show the name (and one was given)'),
 });
 
 export const StateSchema = z.object({
@@ -93,6 +110,10 @@ export const StateSchema = z.object({
   chimeTestAt: int()
     .nullable()
     .describe('Addition to v1: a test chime (the `chime` command): the server instant every display plays it, shown for a second; null otherwise'),
+  shownQuestion: ShownQuestionSchema.nullable().describe('Addition to v1: the audience question on the screens, or null; the viewer link and the kiosk get this and no other question'),
+  questions: z
+    .array(QuestionSchema)
+    .describe('Addition to v1: every audience question, oldest first (at most 500); only for the API key, never on the viewer link or the kiosk'),
 });
 
 export const StateEnvelopeSchema = z.object({ ok: z.literal(true), state: StateSchema });
@@ -104,6 +125,14 @@ export const TimersListSchema = z.object({
 });
 
 export const TimerCreatedSchema = z.object({ ok: z.literal(true), timer: TimerSchema });
+
+export const QuestionsListSchema = z.object({ ok: z.literal(true), questions: z.array(QuestionSchema) });
+
+export const QuestionReceivedSchema = z.object({
+  ok: z.literal(true),
+  id: z.string().describe('The question\'s id, as the moderator sees it'),
+  receivedAt: int().describe('When the box received it, ms since epoch'),
+});
 
 export const ErrorSchema = z.object({
   ok: z.literal(false),
@@ -121,6 +150,10 @@ export const components = {
   StateEnvelope: StateEnvelopeSchema,
   TimersList: TimersListSchema,
   TimerCreated: TimerCreatedSchema,
+  Question: QuestionSchema,
+  ShownQuestion: ShownQuestionSchema,
+  QuestionsList: QuestionsListSchema,
+  QuestionReceived: QuestionReceivedSchema,
   Error: ErrorSchema,
 } as const;
 

@@ -16,6 +16,9 @@ import { addAnswerHeaders, answer, answerHeaders, jsonAnswer } from './answer.js
 import { hitForAddress } from './address-quota.js';
 import { refusal, wrongLinkRefusal } from './error-page.js';
 import { DISPLAY_HTML } from './display-html.js';
+import { askLinkImage, askUrl } from './ask-link.js';
+import { lanOrigin } from './control-page.js';
+import { SVG_CSP } from './logo-content.js';
 import { assetHandler, pagesDirCandidates } from './page-assets.js';
 import { pageResponse } from './page-headers.js';
 import { isLoopback, socketAddress } from './request-origin.js';
@@ -90,6 +93,15 @@ function serverTime(c: Context<AppEnv>, service: RoomService): Response {
   return jsonAnswer(c, { serverNow: service.snapshot().serverNow }, 200, { 'Cache-Control': 'no-store' });
 }
 
+/** The audience link's image while the display settings show it; 404 otherwise, so it is never handed out unasked. */
+function askLinkAnswer(c: Context<AppEnv>, deps: HttpDeps): Response {
+  if (!deps.service.room.display.showAskLink) {
+    return errorResponse(c, 404, 'the audience link is not shown on the screens: the display setting showAskLink is off');
+  }
+  const image = askLinkImage(askUrl(lanOrigin(c.req.url), deps.keys().audienceKey));
+  return answer(c, image, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'no-store', 'Content-Security-Policy': SVG_CSP, 'X-Content-Type-Options': 'nosniff' });
+}
+
 function startedHub(service: RoomService): PushHub {
   const hub = new PushHub({ source: service });
   hub.start();
@@ -137,6 +149,7 @@ export function mountViewer(app: Hono<AppEnv>, deps: HttpDeps): PushHub {
     }),
   );
   app.get('/view/:viewerKey/time', viewer('/time', (c) => serverTime(c, deps.service)));
+  app.get('/view/:viewerKey/ask-link.svg', viewer('/ask-link.svg', (c) => askLinkAnswer(c, deps)));
 
   // The kiosk: the browser on this box's HDMI output, no key in its URL.
   const kiosk = (route: string, handle: (c: Context<AppEnv>) => Response) => (c: Context<AppEnv>) => {
@@ -150,6 +163,7 @@ export function mountViewer(app: Hono<AppEnv>, deps: HttpDeps): PushHub {
   app.get('/display', kiosk('', (c) => pageResponse(c, DISPLAY_HTML, { keyInUrl: false })));
   app.get('/display/events', kiosk('/events', (c) => openStream(c, hub, { kind: 'kiosk', stillAllowed: () => true })));
   app.get('/display/time', kiosk('/time', (c) => serverTime(c, deps.service)));
+  app.get('/display/ask-link.svg', kiosk('/ask-link.svg', (c) => askLinkAnswer(c, deps)));
 
   const assets = assetHandler(deps.viewer?.pagesDirs ?? pagesDirCandidates());
   app.get('/assets/:file', (c) => {

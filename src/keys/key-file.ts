@@ -1,4 +1,4 @@
-// The room's two keys, in their own file (mode 0600) beside the state, so a
+// The room's three keys (API, viewer, audience), in their own file (mode 0600) beside the state, so a
 // damaged state file never loses them. Generated at first start: 192 random
 // bits each, base64url, so they are safe in a URL path.
 //
@@ -30,13 +30,25 @@ export const KEYS_FILE = 'keys.json';
 export interface RoomKeys {
   readonly apiKey: string;
   readonly viewerKey: string;
+  /** Only submits audience questions (/ask/{audience_key}): it reads and changes nothing else. */
+  readonly audienceKey: string;
 }
+
+/** Keys set in the environment, which win over keys.json. */
+export type FixedKeys = { readonly [K in keyof RoomKeys]: string | undefined };
+
+export const KEY_NAMES = ['apiKey', 'viewerKey', 'audienceKey'] as const satisfies readonly (keyof RoomKeys)[];
 
 const KeysFileSchema = z.object({
   version: z.literal(1),
   apiKey: z.string().min(16),
   viewerKey: z.string().min(16),
+  // Files written before audience questions have none: one is made and saved at start.
+  audienceKey: z.string().min(16).optional(),
 });
+
+/** What keys.json holds; a file from before audience questions has no audience key. */
+type StoredKeys = Omit<RoomKeys, 'audienceKey'> & { readonly audienceKey?: string };
 
 export function generateKey(): string {
   return randomBytes(24).toString('base64url');
@@ -47,7 +59,7 @@ export function keysPath(dataDir: string): string {
 }
 
 export type KeysRead =
-  | { readonly kind: 'ok'; readonly keys: RoomKeys }
+  | { readonly kind: 'ok'; readonly keys: StoredKeys }
   | { readonly kind: 'missing' }
   /** Read, but not a keys file: it may be kept aside and replaced. */
   | { readonly kind: 'damaged'; readonly reason: string }
@@ -73,7 +85,8 @@ function readKeysFile(file: string): { read: KeysRead; mode?: number } {
   try {
     const parsed = KeysFileSchema.safeParse(JSON.parse(text));
     if (!parsed.success) return { read: { kind: 'damaged', reason: 'not a keys file of version 1' }, mode };
-    return { read: { kind: 'ok', keys: { apiKey: parsed.data.apiKey, viewerKey: parsed.data.viewerKey } }, mode };
+    const { apiKey, viewerKey, audienceKey } = parsed.data;
+    return { read: { kind: 'ok', keys: audienceKey === undefined ? { apiKey, viewerKey } : { apiKey, viewerKey, audienceKey } }, mode };
   } catch {
     return { read: { kind: 'damaged', reason: 'not valid JSON' }, mode };
   }
@@ -159,11 +172,7 @@ function fixMode(file: string, mode: number, report: KeysReport): void {
  * file as it is. A read-only data directory is fine as long as nothing has to be
  * saved: keys from the file or the environment are used, with a warning.
  */
-export function loadOrCreateKeys(
-  dataDir: string,
-  fixed: { apiKey: string | undefined; viewerKey: string | undefined },
-  report: KeysReport = () => {},
-): RoomKeys {
+export function loadOrCreateKeys(dataDir: string, fixed: FixedKeys, report: KeysReport = () => {}): RoomKeys {
   const dir = path.resolve(dataDir);
   const state = checkDataDir(dir);
   if (state.kind === 'unusable') throw new DataDirError(state.message, dir);
@@ -181,24 +190,30 @@ export function loadOrCreateKeys(
   const keys: RoomKeys = {
     apiKey: fixed.apiKey ?? stored?.apiKey ?? generateKey(),
     viewerKey: fixed.viewerKey ?? stored?.viewerKey ?? generateKey(),
+    audienceKey: fixed.audienceKey ?? stored?.audienceKey ?? generateKey(),
   };
-  // A key made here exists nowhere else: it must be saved, or the start fails.
-  const generated = stored === undefined && (fixed.apiKey === undefined || fixed.viewerKey === undefined);
-  const changed = stored === undefined || stored.apiKey !== keys.apiKey || stored.viewerKey !== keys.viewerKey;
+  // A key made here exists nowhere else: it must be saved, or the start fails. The
+  // audience key is the exception on a read-only directory whose keys.json predates
+  // it: questions then work with a key that is new at every start, said in the warning.
+  const generated = (['apiKey', 'viewerKey'] as const).some((name) => fixed[name] === undefined && stored?.[name] === undefined);
+  const audienceUnsaved = fixed.audienceKey === undefined && stored?.audienceKey === undefined;
+  const changed = KEY_NAMES.some((name) => stored?.[name] !== keys[name]);
 
   if (state.kind === 'read-only') {
     if (generated) {
       throw new DataDirError(
         read.kind === 'damaged'
           ? `${file} is damaged (${read.reason}) and the data directory is read-only (${state.reason}), so it cannot be kept aside and new keys cannot be saved: make ${dir} writable for the service user; the file is left as it is`
-          : `data directory ${dir} is read-only (${state.reason}) and holds no keys.json, so new keys cannot be saved: make it writable for the service user, or set SHOWCLOCK_API_KEY and SHOWCLOCK_VIEWER_KEY`,
+          : `data directory ${dir} is read-only (${state.reason}) and holds no keys.json, so new keys cannot be saved: make it writable for the service user, or set SHOWCLOCK_API_KEY, SHOWCLOCK_VIEWER_KEY and SHOWCLOCK_AUDIENCE_KEY`,
         read.kind === 'damaged' ? file : dir,
       );
     }
-    const what = !changed
+    const fromEnvironment = KEY_NAMES.some((name) => fixed[name] !== undefined && stored?.[name] !== fixed[name]);
+    const what = !fromEnvironment
       ? `the keys in ${file} are used`
       : `the keys from the environment are used but not saved in ${file}${read.kind === 'damaged' ? `, which is damaged (${read.reason}) and left as it is` : ''}`;
-    report('warn', `data directory ${dir} is read-only (${state.reason}): ${what}; nothing is saved there until it is writable`, { path: dir });
+    const audience = audienceUnsaved ? '; the audience link (questions) has a key that is new at every start until then, or set SHOWCLOCK_AUDIENCE_KEY' : '';
+    report('warn', `data directory ${dir} is read-only (${state.reason}): ${what}; nothing is saved there until it is writable${audience}`, { path: dir });
     return keys;
   }
   if (!changed) return keys;
@@ -218,7 +233,8 @@ export function loadOrCreateKeys(
     writeKeys(dir, keys);
   } catch (error) {
     if (generated || !(error instanceof DataDirError)) throw error;
-    report('warn', `${error.message}; the keys from the environment are used`, { path: file });
+    const used = audienceUnsaved ? 'the keys in use are kept; the audience link (questions) has a key that is new at every start until it can be saved' : 'the keys from the environment are used';
+    report('warn', `${error.message}; ${used}`, { path: file });
   }
   return keys;
 }

@@ -4,14 +4,14 @@
 // or missing file keeps the keys in use; a failing watcher is reported and the
 // service runs on with the keys it has (a restart then picks up new ones).
 import { watch, type FSWatcher } from 'node:fs';
-import { KEYS_FILE, readKeys, type RoomKeys } from './key-file.js';
+import { KEY_NAMES, KEYS_FILE, readKeys, type FixedKeys, type RoomKeys } from './key-file.js';
 
 export interface KeyWatcherDeps {
   readonly dataDir: string;
   /** Keys fixed by the environment win over the file, as at start. */
-  readonly fixed: { readonly apiKey: string | undefined; readonly viewerKey: string | undefined };
+  readonly fixed: FixedKeys;
   readonly current: () => RoomKeys;
-  readonly onChange: (keys: RoomKeys, rotated: { api: boolean; viewer: boolean }) => void;
+  readonly onChange: (keys: RoomKeys, rotated: { api: boolean; viewer: boolean; audience: boolean }) => void;
   /** A problem worth a log line: the file unreadable, the watcher broken. */
   readonly onProblem: (message: string, detail: Record<string, unknown>) => void;
 }
@@ -52,9 +52,14 @@ export class KeyWatcher {
     }
     const { fixed } = this.#deps;
     const before = this.#deps.current();
-    const after: RoomKeys = { apiKey: fixed.apiKey ?? read.keys.apiKey, viewerKey: fixed.viewerKey ?? read.keys.viewerKey };
-    const rotated = { api: after.apiKey !== before.apiKey, viewer: after.viewerKey !== before.viewerKey };
-    if (rotated.api || rotated.viewer) this.#deps.onChange(after, rotated);
+    const after: RoomKeys = {
+      apiKey: fixed.apiKey ?? read.keys.apiKey,
+      viewerKey: fixed.viewerKey ?? read.keys.viewerKey,
+      // A file without one (written by an older `showclock key`) keeps the audience key in use.
+      audienceKey: fixed.audienceKey ?? read.keys.audienceKey ?? before.audienceKey,
+    };
+    const rotated = { api: after.apiKey !== before.apiKey, viewer: after.viewerKey !== before.viewerKey, audience: after.audienceKey !== before.audienceKey };
+    if (KEY_NAMES.some((name) => after[name] !== before[name])) this.#deps.onChange(after, rotated);
   }
 
   close(): void {

@@ -9,8 +9,10 @@
 // or never reads is told from one that reads (tcp-send-queues.ts). Each kind of
 // stream has its own budget (stream-budgets.ts): viewers cannot take the
 // kiosk's or the consoles' streams.
-import type { RoomListener } from '../app/room-service.js';
-import type { Snapshot } from '../domain/snapshot.js';
+import type { RoomChange, RoomListener } from '../app/room-service.js';
+import { sameValue } from '../domain/same-value.js';
+import { shownQuestion } from '../domain/questions.js';
+import { publicSnapshot, type Snapshot } from '../domain/snapshot.js';
 import { encodeChunk, HEARTBEAT, stateEvent } from './sse-format.js';
 import { ResponseClient, type ResponseSink } from './response-client.js';
 import { StreamClient, type PushChunk } from './stream-client.js';
@@ -105,6 +107,12 @@ export class PushHub {
   #unsubscribe: (() => void) | null = null;
   #heartbeat: { cancel(): void } | null = null;
   #flushQueued = false;
+  /**
+   * Whether a change since the last broadcast is one the viewer and kiosk streams
+   * see. Audience questions come and are moderated without anything on the screens
+   * changing; a crowd of them then costs the screens nothing.
+   */
+  #publicStale = false;
   /** Counts broadcasts; a sliced one stops when a newer one has begun. */
   #generation = 0;
   #closed = false;
@@ -125,7 +133,7 @@ export class PushHub {
 
   start(): void {
     if (this.#unsubscribe !== null || this.#closed) return;
-    this.#unsubscribe = this.#source.subscribe(() => this.#changed());
+    this.#unsubscribe = this.#source.subscribe((change) => this.#changed(change));
   }
 
   /** Ends every stream and refuses new ones; the HTTP server can then close. */
@@ -219,7 +227,7 @@ export class PushHub {
   #admit<C extends PushClient>(client: C, opts: OpenOptions, admission: Admission): C {
     if (opts.abortConnection !== undefined) this.#aborts.set(client, opts.abortConnection);
     const snapshot = this.#source.snapshot();
-    client.send({ bytes: encodeChunk(stateEvent(snapshot)), seq: snapshot.seq });
+    client.send({ bytes: encodeChunk(stateEvent(opts.kind === 'control' ? snapshot : publicSnapshot(snapshot))), seq: snapshot.seq });
     if (opts.kind === 'control' && this.#notice !== null) client.send(this.#notice);
     // The connection may be gone already (closed before its first write): nothing to keep.
     if (client.ended) return client;
@@ -241,7 +249,8 @@ export class PushHub {
     for (const client of [...this.#clients]) if (!client.isAllowed()) client.end();
   }
 
-  #changed(): void {
+  #changed(change: RoomChange | undefined): void {
+    if (change === undefined || seenOnScreens(change)) this.#publicStale = true;
     if (this.#flushQueued) return;
     this.#flushQueued = true;
     // After the current synchronous work: the listener loop of the room service has
@@ -257,14 +266,28 @@ export class PushHub {
   }
 
   #broadcast(): void {
+    const publicStale = this.#publicStale;
+    this.#publicStale = false;
     if (this.#closed || this.#clients.size === 0) return;
     const snapshot = this.#source.snapshot();
-    const clients = [...this.#clients].filter((client) => client.sentSeq < snapshot.seq);
-    if (clients.length === 0) return;
-    const chunk: PushChunk = { bytes: encodeChunk(stateEvent(snapshot)), seq: snapshot.seq };
-    this.#serialized += 1;
+    // Consoles get every change, questions and all; viewers and the kiosk only what their screens show.
+    const control: PushClient[] = [];
+    const onScreens: PushClient[] = [];
+    for (const client of this.#clients) {
+      if (client.sentSeq >= snapshot.seq) continue;
+      if (this.#admissions.get(client)?.kind === 'control') control.push(client);
+      else if (publicStale) onScreens.push(client);
+    }
+    if (control.length === 0 && onScreens.length === 0) return;
     this.#generation += 1;
-    this.#sendFrom(clients, 0, chunk, this.#generation);
+    if (control.length > 0) {
+      this.#serialized += 1;
+      this.#sendFrom(control, 0, { bytes: encodeChunk(stateEvent(snapshot)), seq: snapshot.seq }, this.#generation);
+    }
+    if (onScreens.length > 0) {
+      this.#serialized += 1;
+      this.#sendFrom(onScreens, 0, { bytes: encodeChunk(stateEvent(publicSnapshot(snapshot))), seq: snapshot.seq }, this.#generation);
+    }
   }
 
   /**
@@ -339,4 +362,13 @@ export class PushHub {
     this.#heartbeat?.cancel();
     this.#heartbeat = null;
   }
+}
+
+/** Whether a change shows on the screens: anything but the questions that are not on them. */
+function seenOnScreens(change: RoomChange): boolean {
+  const { room, previous } = change;
+  if (room.questions === previous.questions) return true;
+  const { seq: _seq, questions: _questions, ...rest } = room;
+  const { seq: _previousSeq, questions: _previousQuestions, ...previousRest } = previous;
+  return !sameValue(rest, previousRest) || !sameValue(shownQuestion(room), shownQuestion(previous));
 }

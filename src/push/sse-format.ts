@@ -1,12 +1,16 @@
 // The wire format of the push channel (Server-Sent Events). One event per state
 // change: `id` is the snapshot's seq, so a client's Last-Event-ID names what it saw.
-import type { Snapshot } from '../domain/snapshot.js';
+import type { PublicSnapshot, Snapshot } from '../domain/snapshot.js';
+import { snapshotJson } from './snapshot-json.js';
 
 export const STATE_EVENT = 'state';
 
-/** JSON.stringify never emits a raw newline, so the snapshot always fits one `data:` line. */
-export function stateEvent(snapshot: Snapshot): string {
-  return `id: ${snapshot.seq}\nevent: ${STATE_EVENT}\ndata: ${JSON.stringify(snapshot)}\n\n`;
+/**
+ * JSON never holds a raw newline, so the snapshot always fits one `data:` line.
+ * The text is JSON.stringify's, made by snapshotJson (the room's parts kept between changes).
+ */
+export function stateEvent(snapshot: Snapshot | PublicSnapshot): string {
+  return `id: ${snapshot.seq}\nevent: ${STATE_EVENT}\ndata: ${snapshotJson(snapshot)}\n\n`;
 }
 
 /** A comment line: EventSource ignores it, but it keeps proxies and NAT tables from closing an idle stream. */

@@ -12,7 +12,11 @@ import {
   LABEL_MAX_CHARS,
   MESSAGE_MAX_CHARS,
   SPEAKER_MAX_CHARS,
+  MAX_QUESTIONS,
   MAX_TAGS,
+  QUESTION_ID_MAX_CHARS,
+  QUESTION_NAME_MAX_CHARS,
+  QUESTION_TEXT_MAX_CHARS,
   TAG_ID_MAX_CHARS,
   TAG_NAME_MAX_CHARS,
   TIMER_ID_MAX_CHARS,
@@ -22,7 +26,7 @@ import {
 import { CHIME_DEFAULTS, DISPLAY_DEFAULTS } from '../domain/room.js';
 import { LOGO_VERSION_PATTERN, TIME_SIZE_MAX, TIME_SIZE_MIN } from '../domain/display-settings.js';
 import { boxTimeZone } from '../domain/time-zone.js';
-import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, ZERO_BEHAVIORS, type Room } from '../domain/types.js';
+import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, ZERO_BEHAVIORS, type Room } from '../domain/types.js';
 
 /**
  * Raise when the shape changes; an older service refuses a newer file rather than overwrite it.
@@ -32,8 +36,9 @@ import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, ZERO_BEHAV
  * 3: the room keeps its `tags` (id, name, colour) and its `display` settings. Versions 1 and 2
  * are still read: they had no tags, so the room has none and every timer's `tagId` is cleared
  * (none could be set), and the display looks as it always did (the defaults).
+ * 4: the room keeps its audience `questions`. Versions 1 to 3 are still read: they had none.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const wholeMs = z.number().int();
 /** At most `max` characters as the engine counts them (code points), so what it accepted always reads back. */
@@ -127,13 +132,37 @@ const DisplaySchema = z.object({
   showMessage: z.boolean(),
   // Absent from a file written before logos: no logo, shown once one is uploaded.
   showLogo: z.boolean().default(true),
+  // Absent from a file written before audience questions: the defaults.
+  showQuestion: z.boolean().default(true),
+  showAskLink: z.boolean().default(false),
   logo: z.string().regex(LOGO_VERSION_PATTERN).nullable().default(null),
 });
 
+const roomFieldsV3 = { ...roomFieldsV2, tags: z.array(TagSchema).max(MAX_TAGS), display: DisplaySchema };
+
+const StoredRoomSchemaV3 = z.object(roomFieldsV3).superRefine(checkRoom).superRefine(checkTags);
+
+const QuestionSchema = z.object({
+  id: z.string().min(1).max(QUESTION_ID_MAX_CHARS),
+  text: chars(QUESTION_TEXT_MAX_CHARS).pipe(z.string().min(1)),
+  name: chars(QUESTION_NAME_MAX_CHARS),
+  receivedAt: wholeMs,
+  state: z.enum(QUESTION_STATES),
+  nameShown: z.boolean(),
+});
+
+/** At most one question on the screens, and ids unique: a file where not was not written by this service. */
+function checkQuestions(room: { questions: readonly { id: string; state: string }[] }, ctx: z.RefinementCtx): void {
+  const ids = room.questions.map((q) => q.id);
+  if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'two questions share an id' });
+  if (room.questions.filter((q) => q.state === 'shown').length > 1) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'more than one question is shown' });
+}
+
 const StoredRoomSchema = z
-  .object({ ...roomFieldsV2, tags: z.array(TagSchema).max(MAX_TAGS), display: DisplaySchema })
+  .object({ ...roomFieldsV3, questions: z.array(QuestionSchema).max(MAX_QUESTIONS) })
   .superRefine(checkRoom)
-  .superRefine(checkTags);
+  .superRefine(checkTags)
+  .superRefine(checkQuestions);
 
 const documentFields = {
   savedAtWallMs: wholeMs,
@@ -146,13 +175,18 @@ const documentFields = {
 
 const RoomDocumentSchema = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), ...documentFields, room: StoredRoomSchema });
 
+/** Version 3, read and brought up to the current shape: no questions yet. */
+const RoomDocumentSchemaV3 = z
+  .object({ schemaVersion: z.literal(3), ...documentFields, room: StoredRoomSchemaV3 })
+  .transform((v3): z.infer<typeof RoomDocumentSchema> => ({ ...v3, schemaVersion: SCHEMA_VERSION, room: { ...v3.room, questions: [] } }));
+
 /** Version 2, read and brought up to the current shape: no tags yet, so no timer carries one. */
 const RoomDocumentSchemaV2 = z
   .object({ schemaVersion: z.literal(2), ...documentFields, room: StoredRoomSchemaV2 })
   .transform((v2): z.infer<typeof RoomDocumentSchema> => ({
     ...v2,
     schemaVersion: SCHEMA_VERSION,
-    room: { ...v2.room, timers: v2.room.timers.map((t) => ({ ...t, tagId: null })), tags: [], display: { ...DISPLAY_DEFAULTS } },
+    room: { ...v2.room, timers: v2.room.timers.map((t) => ({ ...t, tagId: null })), tags: [], display: { ...DISPLAY_DEFAULTS }, questions: [] },
   }));
 
 /** Version 1, read and brought up to the current shape. */
@@ -166,6 +200,7 @@ const RoomDocumentSchemaV1 = z
       passedSchedules: [],
       tags: [],
       display: { ...DISPLAY_DEFAULTS },
+      questions: [],
     },
   }));
 
@@ -188,7 +223,7 @@ export function toDocument(room: Room, now: ClockReading, seqReservedTo: number)
     schemaVersion: SCHEMA_VERSION,
     savedAtWallMs: Math.round(now.wallMs),
     seqReservedTo: Math.max(seqReservedTo, room.seq),
-    room: { ...kept, timers: [...room.timers], passedSchedules: [...room.passedSchedules], tags: [...room.tags], transport },
+    room: { ...kept, timers: [...room.timers], passedSchedules: [...room.passedSchedules], tags: [...room.tags], questions: [...room.questions], transport },
   };
 }
 
@@ -212,10 +247,10 @@ export function parseDocument(text: string): DocumentRead {
   if (typeof version === 'number' && Number.isInteger(version) && version > SCHEMA_VERSION) {
     return { kind: 'newer', schemaVersion: version };
   }
-  const older = version === 1 ? RoomDocumentSchemaV1 : version === 2 ? RoomDocumentSchemaV2 : null;
+  const older = version === 1 ? RoomDocumentSchemaV1 : version === 2 ? RoomDocumentSchemaV2 : version === 3 ? RoomDocumentSchemaV3 : null;
   const parsed = (older ?? RoomDocumentSchema).safeParse(json);
   if (!parsed.success) {
-    return { kind: 'damaged', reason: `not a room file of schema version ${version === 1 || version === 2 ? version : SCHEMA_VERSION}: ${describeZodError(parsed.error)}` };
+    return { kind: 'damaged', reason: `not a room file of schema version ${version === 1 || version === 2 || version === 3 ? version : SCHEMA_VERSION}: ${describeZodError(parsed.error)}` };
   }
   return { kind: 'ok', document: parsed.data };
 }

@@ -24,6 +24,7 @@ import { RoomStore } from '../../src/store/room-store.js';
 
 export const API_KEY = 'BrowserApiKey_0123456789-abcdEF';
 export const VIEWER_KEY = 'BrowserViewerKey_9876543210-zyXW';
+export const AUDIENCE_KEY = 'BrowserAudienceKey_9876543210-zyXW';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -69,7 +70,7 @@ export async function startControlServer(opts: {
   const hub = new PushHub({ source: service });
   hub.start();
   store?.onHealthChange((health) => hub.setNotice(storageEvent(health)));
-  const keys = { apiKey: API_KEY, viewerKey: VIEWER_KEY };
+  const keys = { apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY };
   const app = createApp({
     service,
     keys: () => keys,

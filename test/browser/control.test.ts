@@ -142,11 +142,11 @@ describe('control console', { timeout: 60_000 }, () => {
     await withConsole(async (page, server) => {
       await page.click('#blackout');
       await pollState(server, (s) => s.blackout).toBe(true);
-      await expect.poll(() => page.isVisible('#pv-black'), MOMENT).toBe(true);
+      await expect.poll(() => page.isVisible('#pv-blackout'), MOMENT).toBe(true);
       expect(await page.getAttribute('#blackout', 'aria-pressed')).toBe('true');
       await page.click('#blackout');
       await pollState(server, (s) => s.blackout).toBe(false);
-      await expect.poll(() => page.isVisible('#pv-black'), MOMENT).toBe(false);
+      await expect.poll(() => page.isVisible('#pv-blackout'), MOMENT).toBe(false);
 
       await page.click('#onair');
       await pollState(server, (s) => s.onAir).toBe(true);
@@ -158,8 +158,8 @@ describe('control console', { timeout: 60_000 }, () => {
       await page.click('#msg-flash');
       await page.click('#msg-show');
       await pollState(server, (s) => s.message).toEqual({ text: 'Two minutes left', color: 'red', bold: true, flash: true });
-      await expect.poll(() => text(page, '#pv-msg'), MOMENT).toBe('Two minutes left');
-      expect(await page.getAttribute('#pv-msg', 'class')).toMatch(/color-red/);
+      await expect.poll(() => text(page, '#pv-message'), MOMENT).toBe('Two minutes left');
+      expect(await page.getAttribute('#pv-message', 'class')).toMatch(/color-red/);
       expect(await text(page, '#msg-current')).toContain('Two minutes left');
       await page.screenshot({ path: `${ARTIFACTS}/control-message.png`, fullPage: true });
 
@@ -172,7 +172,7 @@ describe('control console', { timeout: 60_000 }, () => {
       await pollState(server, (s) => s.message).toEqual({ text: 'Welcome back', color: 'green', bold: false, flash: false });
       await page.click('#msg-clear');
       await pollState(server, (s) => s.message).toBe(null);
-      await expect.poll(() => page.isVisible('#pv-msg'), MOMENT).toBe(false);
+      await expect.poll(() => page.isVisible('#pv-message'), MOMENT).toBe(false);
 
       for (const zero of ['stop', 'hide', 'continue'] as const) {
         await page.click(`button[data-zero="${zero}"]`);
@@ -244,7 +244,7 @@ describe('control console', { timeout: 60_000 }, () => {
       };
       const delays = [
         await within(() => server.api('/start'), async () => (await text(page, '#start-pause-text')) === 'Pause'),
-        await within(() => server.api('/message/set?text=From%20the%20panel&color=green'), async () => (await text(page, '#pv-msg')) === 'From the panel'),
+        await within(() => server.api('/message/set?text=From%20the%20panel&color=green'), async () => (await text(page, '#pv-message')) === 'From the panel'),
         await within(() => server.api('/timers', { label: 'Encore', duration: 120_000 }), async () => (await rowIds(page)).length === 4),
         await within(() => server.api('/timer/t3/update?label=Questions'), async () => (await page.inputValue(`${row('t3')} input.f-label`)) === 'Questions'),
         await within(() => server.api('/timer/t3/move?to=0'), async () => (await rowIds(page))[0] === 't3'),
@@ -478,7 +478,7 @@ describe('control console', { timeout: 60_000 }, () => {
         const overrun = (await server.state()).remaining;
         const shownOver = await text(c.page, '#pv-time');
         expect([countdownText(overrun - 1000), countdownText(overrun), countdownText(overrun + 1000)]).toContain(shownOver);
-        expect(await c.page.getAttribute('#pv-screen', 'class')).toContain('pv-over');
+        expect(await c.page.getAttribute('#pv-screen', 'class')).toContain('tone-over');
         expect(c.problems).toEqual([]);
       } finally {
         await c.context.close();

@@ -15,6 +15,7 @@ import { PushHub } from '../../src/push/push-hub.js';
 
 export const API_KEY = 'BrowserApiKey_0123456789abcdefGH';
 export const VIEWER_KEY = 'BrowserViewerKey_9876543210zyxwVU';
+export const AUDIENCE_KEY = 'BrowserAudienceKey_9876543210zyxwVU';
 
 export interface LiveServer {
   readonly port: number;
@@ -34,7 +35,7 @@ export async function startLiveServer(opts: { pagesDir: string; port?: number; r
   let n = 1;
   const app = createApp({
     service,
-    keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY }),
+    keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY }),
     limiter: new FixedWindowLimiter({ limit: 1000, nowMs: systemClock.monoMs }),
     logger: createLogger({ level: 'fatal', secrets: () => [API_KEY, VIEWER_KEY], sink: { write: () => {} } }),
     newTimerId: () => `b${(n += 1)}`,

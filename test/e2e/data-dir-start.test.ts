@@ -15,7 +15,7 @@ import { readKeys } from '../../src/keys/key-file.js';
 import { ROOT, TEST_API_KEY, ensureBundle, serviceCommand, serviceEnv, startService, stopService, type LogLine, type ServiceProcess } from './service-process.js';
 
 const VIEWER_KEY = 'DataDirTestViewerKey_0123456789';
-const GOOD = `${JSON.stringify({ version: 1, apiKey: 'A'.repeat(32), viewerKey: 'B'.repeat(32) }, null, 2)}\n`;
+const GOOD = `${JSON.stringify({ version: 1, apiKey: 'A'.repeat(32), viewerKey: 'B'.repeat(32), audienceKey: 'C'.repeat(32) }, null, 2)}\n`;
 
 const top = mkdtempSync(path.join(tmpdir(), 'showclock-datadir-'));
 let count = 0;

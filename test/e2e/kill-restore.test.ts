@@ -128,6 +128,53 @@ describe('kill -9 right after an acknowledged running-order edit', () => {
   });
 });
 
+describe('kill -9 right after an acknowledged audience question or moderation step', () => {
+  let dataDir: string;
+  let service: ServiceProcess | undefined;
+  const audienceKey = 'KillTestAudienceKey_0123456789';
+
+  beforeAll(() => {
+    ensureBundle();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'showclock-kill-questions-'));
+  });
+
+  afterAll(async () => {
+    await stopService(service);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('every question answered 201, and every step answered 200, is there after the restart', { timeout: 120_000 }, async () => {
+    const env = serviceEnv({ SHOWCLOCK_DATA_DIR: dataDir, SHOWCLOCK_API_KEY: TEST_API_KEY, SHOWCLOCK_AUDIENCE_KEY: audienceKey });
+    const acknowledged: { id: string; text: string; state: string }[] = [];
+    for (let round = 0; round < 8; round += 1) {
+      service = await startService(env);
+      const listed = (await (await fetch(`${service.api}/questions`)).json()) as { questions: { id: string; text: string; state: string }[] };
+      expect(listed.questions.map(({ id, text, state }) => ({ id, text, state })), `after round ${round - 1}`).toEqual(acknowledged);
+      const origin = new URL(service.api).origin;
+      // Odd rounds moderate the question of the round before; even ones ask a new one.
+      const last = acknowledged.at(-1);
+      if (round % 2 === 1 && last !== undefined) {
+        const response = await fetch(`${service.api}/question/show?questionId=${last.id}`);
+        if (response.ok) service.child.kill('SIGKILL');
+        expect(response.status).toBe(200);
+        for (const q of acknowledged) if (q.state === 'shown') q.state = 'answered';
+        last.state = 'shown';
+      } else {
+        const text = `Question ${round}: <b>kept</b>?`;
+        const response = await fetch(`${origin}/ask/${audienceKey}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text }) });
+        if (response.ok) service.child.kill('SIGKILL');
+        expect(response.status).toBe(201);
+        acknowledged.push({ id: ((await response.json()) as { id: string }).id, text, state: 'new' });
+      }
+      await service.exited;
+    }
+    service = await startService(env);
+    const listed = (await (await fetch(`${service.api}/questions`)).json()) as { questions: { id: string; text: string; state: string }[] };
+    expect(listed.questions.map(({ id, text, state }) => ({ id, text, state }))).toEqual(acknowledged);
+    await stopService(service);
+  });
+});
+
 describe('damaged files on disk, seen from outside', () => {
   let dataDir: string;
   let service: ServiceProcess | undefined;

@@ -114,7 +114,7 @@ describe('Shutdown, the stop sequence', () => {
     const service = new RoomService({ initialRoom: createRoom('t1'), clock, scheduler: clock.scheduler });
     const app = createApp({
       service,
-      keys: () => ({ apiKey: 'ShutdownApiKey_0123456789', viewerKey: 'ShutdownViewerKey_0123456789' }),
+      keys: () => ({ apiKey: 'ShutdownApiKey_0123456789', viewerKey: 'ShutdownViewerKey_0123456789', audienceKey: 'ShutdownAudienceKey_0123456789' }),
       limiter: new FixedWindowLimiter({ limit: 100, nowMs: clock.monoMs }),
       logger: captureLog().logger,
       newTimerId: () => 't2',

@@ -14,6 +14,7 @@ import { createLogger } from '../../src/log/logger.js';
 
 export const API_KEY = 'TestApiKey_0123456789-abcdefGH';
 export const VIEWER_KEY = 'TestViewerKey_9876543210-zyxwVU';
+export const AUDIENCE_KEY = 'TestAudienceKey_9876543210-zyxwVU';
 /** Header the test app reads the client's address from (sockets do not exist in process). */
 export const CLIENT_HEADER = 'x-test-client-address';
 export const DEFAULT_CLIENT = '127.0.0.1';
@@ -107,11 +108,11 @@ function counterIds(room: () => Room): () => string {
 
 export function createTestApp(opts: TestAppOptions = {}): TestApp {
   const clock = new FakeClock();
-  const keys: Keys = { apiKey: API_KEY, viewerKey: VIEWER_KEY };
+  const keys: Keys = { apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY };
   const logLines: string[] = [];
   const logger = createLogger({
     level: opts.logLevel ?? 'info',
-    secrets: () => (opts.scrubKeys === false ? [] : [keys.apiKey, keys.viewerKey]),
+    secrets: () => (opts.scrubKeys === false ? [] : [keys.apiKey, keys.viewerKey, keys.audienceKey]),
     sink: { write: (line) => void logLines.push(line) },
   });
   const service = new RoomService({

@@ -35,6 +35,8 @@ describe('/display', () => {
       showTag: true,
       showMessage: true,
       showLogo: true,
+      showQuestion: true,
+      showAskLink: false,
       logo: null,
     });
     expect(DISPLAY_DEFAULTS.layout).toBe('full');

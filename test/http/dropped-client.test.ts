@@ -13,7 +13,7 @@ import { createRoom } from '../../src/domain/room.js';
 import { CLIENT_CLOSED_REQUEST, createApp } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
-import { API_KEY, VIEWER_KEY } from '../helpers/test-app.js';
+import { API_KEY, VIEWER_KEY, AUDIENCE_KEY } from '../helpers/test-app.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -26,7 +26,7 @@ async function start() {
   const lines: Record<string, unknown>[] = [];
   const app = createApp({
     service,
-    keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY }),
+    keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY }),
     limiter: new FixedWindowLimiter({ limit: 100, nowMs: systemClock.monoMs }),
     logger: createLogger({ secrets: () => [API_KEY, VIEWER_KEY], sink: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) } }),
     newTimerId: () => 'x2',

@@ -8,7 +8,7 @@ import { createApp } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { apiClient, call, errorOf, OpenApiChecker, servedDocument, stateOf } from '../helpers/openapi-check.js';
-import { API_KEY, createTestApp, FakeClock, VIEWER_KEY, type TestApp } from '../helpers/test-app.js';
+import { API_KEY, createTestApp, FakeClock, VIEWER_KEY, AUDIENCE_KEY, type TestApp } from '../helpers/test-app.js';
 
 let checker: OpenApiChecker;
 beforeAll(async () => {
@@ -366,7 +366,7 @@ describe('failures behind the HTTP layer', () => {
     const clock = new FakeClock();
     const app = createApp({
       service,
-      keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY }),
+      keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY }),
       limiter: new FixedWindowLimiter({ limit: 100, nowMs: clock.monoMs }),
       logger: createLogger({ secrets: () => [API_KEY, VIEWER_KEY], sink: { write: (line) => void lines.push(line) } }),
       newTimerId: () => 'n1',

@@ -144,8 +144,12 @@ describe('every operation of the interface is listed', () => {
 describe('parameters', () => {
   it('every API path has the api_key path parameter, and {id} paths have id', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
-      // Neither takes a key: the document itself, and the logo the screens load.
+      // Neither takes a key: the document itself, and the logo the screens load; the audience page takes its own.
       if (path === '/api/v1/openapi.json' || path === '/logo/{version}') continue;
+      if (path === '/ask/{audience_key}') {
+        expect(parameters(path, 'post').filter((p) => p.in === 'path').map((p) => p.name)).toEqual(['audience_key']);
+        continue;
+      }
       for (const method of Object.keys(item) as ('get' | 'post')[]) {
         const inPath = parameters(path, method).filter((p) => p.in === 'path');
         expect(inPath.map((p) => p.name).sort(), `${method} ${path}`).toEqual(path.includes('{id}') ? ['api_key', 'id'] : ['api_key']);
@@ -261,7 +265,8 @@ describe('parameters', () => {
 describe('responses', () => {
   it('every API operation documents its success, 401, 404 and 429 (with Retry-After), POST also 413, all with the rate-limit and storage headers', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
-      if (path === '/api/v1/openapi.json') continue;
+      // The audience page is not the API: its key, limits and answers are its own (documented beside it).
+      if (path === '/api/v1/openapi.json' || !path.startsWith('/api/')) continue;
       for (const [method, operation] of Object.entries(item)) {
         if (!answersJson(operation)) continue;
         const responses = operation.responses as Record<string, Json>;
@@ -327,6 +332,8 @@ describe('the document describes what the API answers', () => {
       activeTimerId: 't2',
       transport: { running: false as const, remainingMs: 120_000 },
       tags: [{ id: 'k3x9', name: 'Main stage', colour: '#ff9f0a' }],
+      // And the question the examples name (questionId q7f3a9c2e).
+      questions: [{ id: 'q7f3a9c2e', text: 'How long did it take?', name: 'Ada', receivedAt: 1_767_261_600_000, state: 'new' as const, nameShown: false }],
     };
     let called = 0;
     const jsonGets = Object.entries(doc.paths).filter(([path, item]) => item.get !== undefined && answersJson(item.get) && path !== '/api/v1/openapi.json');

@@ -20,6 +20,7 @@ import { PushHub, type PushHubOptions } from '../../src/push/push-hub.js';
 
 const API_KEY = 'BudgetApiKey_0123456789abcdefGHI';
 const VIEWER_KEY = 'BudgetViewerKey_9876543210zyxwVU';
+const AUDIENCE_KEY = 'BudgetAudienceKey_9876543210zyxwVU';
 /** Lets a raw socket say which address it stands for; without it the socket's own address counts. */
 const ADDRESS_HEADER = 'x-test-address';
 
@@ -44,7 +45,7 @@ function build(hubOptions: Omit<PushHubOptions, 'source'> = {}) {
   hub.start();
   const app = createApp({
     service,
-    keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY }),
+    keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY }),
     limiter: new FixedWindowLimiter({ limit: 100, nowMs: systemClock.monoMs }),
     logger: createLogger({ level: 'fatal', secrets: () => [API_KEY, VIEWER_KEY], sink: { write: () => {} } }),
     newTimerId: () => 'x2',

@@ -15,6 +15,7 @@ import { PushHub } from '../../src/push/push-hub.js';
 
 const API_KEY = 'SocketApiKey_0123456789abcdefGH';
 const VIEWER_KEY = 'SocketViewerKey_9876543210zyxwV';
+const AUDIENCE_KEY = 'SocketAudienceKey_9876543210zyxwV';
 
 interface Running {
   readonly port: number;
@@ -39,7 +40,7 @@ async function start(maxKiosk = 16): Promise<Running> {
     port: 0,
     service,
     hub,
-    keys: { apiKey: API_KEY, viewerKey: VIEWER_KEY },
+    keys: { apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY },
     close: async () => {},
   };
   const app = createApp({
@@ -142,7 +143,7 @@ describe('the push channel over a socket', () => {
     expect(viewer.res.headers['referrer-policy']).toBe('no-referrer');
     await Promise.all([api.waitForIds(1), viewer.waitForIds(1), kiosk.waitForIds(1)]);
     expect(s.hub.clientCount).toBe(3);
-    s.keys = { apiKey: 'RotatedApiKey_0123456789abcdefG', viewerKey: VIEWER_KEY };
+    s.keys = { apiKey: 'RotatedApiKey_0123456789abcdefG', viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY };
     s.hub.revalidate();
     await api.ended;
     expect(s.hub.clientCount).toBe(2);

@@ -68,6 +68,8 @@ const ROOM_REFUSALS = [
   /^tagId: no tag with id /,
   /^tagId: give the id of one of the room's tags/,
   /^the room's tags are full/,
+  // A question id of the right shape that the room does not have.
+  /^questionId: no question with id /,
 ];
 
 let doc: OpenApiDocument;

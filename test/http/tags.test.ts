@@ -4,7 +4,7 @@
 // it from its timers in the same change (seq + 1). Every answer is checked
 // against the OpenAPI document.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isRunningOrderEdit } from '../../src/app/room-service.js';
+import { mustBeSavedFirst } from '../../src/app/room-service.js';
 import { apiClient, errorOf, OpenApiChecker, servedDocument, stateOf } from '../helpers/openapi-check.js';
 import { createTestApp } from '../helpers/test-app.js';
 
@@ -112,8 +112,8 @@ describe('tags', () => {
   });
 
   it('tag changes are running-order edits: on disk before they happen', () => {
-    expect(isRunningOrderEdit({ type: 'tag.create', id: 'k', name: 'n', colour: '#000000' })).toBe(true);
-    expect(isRunningOrderEdit({ type: 'tag.update', id: 'k', name: 'n' })).toBe(true);
-    expect(isRunningOrderEdit({ type: 'tag.delete', id: 'k' })).toBe(true);
+    expect(mustBeSavedFirst({ type: 'tag.create', id: 'k', name: 'n', colour: '#000000' })).toBe(true);
+    expect(mustBeSavedFirst({ type: 'tag.update', id: 'k', name: 'n' })).toBe(true);
+    expect(mustBeSavedFirst({ type: 'tag.delete', id: 'k' })).toBe(true);
   });
 });

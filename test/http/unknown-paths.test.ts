@@ -11,7 +11,7 @@ import { createApp, LOG_LINES_PER_ADDRESS } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { LineThrottle, OTHER_KEYS } from '../../src/log/line-throttle.js';
-import { API_KEY, CLIENT_HEADER, createTestApp, FakeClock, VIEWER_KEY } from '../helpers/test-app.js';
+import { API_KEY, CLIENT_HEADER, createTestApp, FakeClock, VIEWER_KEY, AUDIENCE_KEY } from '../helpers/test-app.js';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
@@ -94,7 +94,7 @@ describe('the request log under a flood', () => {
     service.start();
     const app = createApp({
       service,
-      keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY }),
+      keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY }),
       limiter: new FixedWindowLimiter({ limit, nowMs: clock.monoMs }),
       // Debug: the reads that answered are counted too (at info they are not written at all).
       logger: createLogger({ level: 'debug', secrets: () => [API_KEY, VIEWER_KEY], sink: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) } }),

@@ -14,7 +14,7 @@ import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
 import { isLoopback } from '../../src/http/request-origin.js';
 import { createLogger } from '../../src/log/logger.js';
 import { PushHub } from '../../src/push/push-hub.js';
-import { API_KEY, CLIENT_HEADER, createTestApp, FakeClock, VIEWER_KEY } from '../helpers/test-app.js';
+import { API_KEY, CLIENT_HEADER, createTestApp, FakeClock, VIEWER_KEY, AUDIENCE_KEY } from '../helpers/test-app.js';
 import { readStream, stateOf } from '../push/sse-reader.js';
 
 const V = `/view/${VIEWER_KEY}`;
@@ -24,6 +24,12 @@ const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/
 async function stateOfApp(t: ReturnType<typeof createTestApp>) {
   const res = await t.get('v1', '/state');
   return ((await res.json()) as { state: unknown }).state;
+}
+
+/** GET /state's state as the viewer link and the kiosk get it: without the audience questions. */
+async function publicStateOfApp(t: ReturnType<typeof createTestApp>) {
+  const { questions: _questions, ...rest } = (await stateOfApp(t)) as Record<string, unknown>;
+  return rest;
 }
 
 function bodyStream(res: Response): ReadableStream<Uint8Array> {
@@ -124,12 +130,12 @@ describe('the viewer link /view/{viewer_key}', () => {
     const t = createTestApp();
     const reader = readStream(bodyStream(await t.request(`${V}/events`, { client: '192.168.1.50' })));
     const [first] = await reader.waitForEvents(1);
-    expect(stateOf(first!)).toEqual(await stateOfApp(t));
+    expect(stateOf(first!)).toEqual(await publicStateOfApp(t));
     await t.get('v1', '/start');
     await t.post('v1', '/timers', { label: 'Panel', speaker: 'Grace' });
     await t.get('v1', '/onair?on=1');
     await reader.waitForEvents(4);
-    expect(stateOf(reader.events[3]!)).toEqual(await stateOfApp(t));
+    expect(stateOf(reader.events[3]!)).toEqual(await publicStateOfApp(t));
     expect(reader.text()).not.toContain(API_KEY);
     expect(reader.text()).not.toContain(VIEWER_KEY);
     await reader.cancel();
@@ -258,7 +264,7 @@ describe('the kiosk /display', () => {
       expect(stream.status).toBe(200);
       const reader = readStream(bodyStream(stream));
       const [first] = await reader.waitForEvents(1);
-      expect(stateOf(first!)).toEqual(await stateOfApp(t));
+      expect(stateOf(first!)).toEqual(await publicStateOfApp(t));
       await reader.cancel();
     }
     for (const client of ['192.168.1.20', '10.0.0.5', '::ffff:192.168.1.20', 'fe80::1', 'unknown', '128.0.0.1']) {
@@ -275,7 +281,7 @@ describe('the kiosk /display', () => {
     const service = new RoomService({ initialRoom: createRoom('t1'), clock, scheduler: clock.scheduler });
     const app = createApp({
       service,
-      keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY }),
+      keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY }),
       limiter: new FixedWindowLimiter({ limit: 100, nowMs: clock.monoMs }),
       logger: createLogger({ level: 'fatal', secrets: () => [], sink: { write: () => {} } }),
       newTimerId: () => 'tx',
@@ -306,7 +312,7 @@ describe('streams opened over HTTP', () => {
     service.start();
     const hub = new PushHub({ source: service });
     hub.start();
-    let keys = { apiKey: API_KEY, viewerKey: VIEWER_KEY };
+    let keys = { apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY };
     const app = createApp({
       service,
       keys: () => keys,
@@ -316,7 +322,7 @@ describe('streams opened over HTTP', () => {
       clientAddress: () => '127.0.0.1',
       viewer: { hub },
     });
-    return { app, hub, service, rotate: () => (keys = { apiKey: 'new-api-key-000000000000', viewerKey: 'new-viewer-key-0000000000' }) };
+    return { app, hub, service, rotate: () => (keys = { apiKey: 'new-api-key-000000000000', viewerKey: 'new-viewer-key-0000000000', audienceKey: 'new-audience-key-00000000' }) };
   }
 
   it('are removed from the hub when the client goes away', async () => {
@@ -364,7 +370,7 @@ describe('page assets', () => {
     const service = new RoomService({ initialRoom: createRoom('t1'), clock, scheduler: clock.scheduler });
     return createApp({
       service,
-      keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY }),
+      keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY }),
       limiter: new FixedWindowLimiter({ limit: 100, nowMs: clock.monoMs }),
       logger: createLogger({ level: 'fatal', secrets: () => [], sink: { write: () => {} } }),
       newTimerId: () => 'tx',

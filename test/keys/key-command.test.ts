@@ -39,9 +39,9 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function freshDataDir(): { dir: string; keys: { apiKey: string; viewerKey: string } } {
+function freshDataDir(): { dir: string; keys: { apiKey: string; viewerKey: string; audienceKey: string } } {
   const dir = mkdtempSync(path.join(work, 'data-'));
-  const keys = { apiKey: generateKey(), viewerKey: generateKey() };
+  const keys = { apiKey: generateKey(), viewerKey: generateKey(), audienceKey: generateKey() };
   writeKeys(dir, keys);
   return { dir, keys };
 }
@@ -91,6 +91,26 @@ describe('a refused key rotation', () => {
     expect(rotated.stderr).toBe('');
     expect(storedKeys(dir).viewerKey).not.toBe(keys.viewerKey);
     expect(storedKeys(dir).apiKey).toBe(keys.apiKey);
+  });
+
+  it('--rotate-audience changes only the audience key and prints the new audience link', () => {
+    const { dir, keys } = freshDataDir();
+    const rotated = keyCommand({ SHOWCLOCK_DATA_DIR: dir }, ['--rotate-audience']);
+    expect(rotated.status).toBe(0);
+    const after = storedKeys(dir);
+    expect(after.audienceKey).not.toBe(keys.audienceKey);
+    expect({ apiKey: after.apiKey, viewerKey: after.viewerKey }).toEqual({ apiKey: keys.apiKey, viewerKey: keys.viewerKey });
+    expect(rotated.stdout).toContain(`Audience:     `);
+    expect(rotated.stdout).toContain(`/ask/${after.audienceKey}`);
+    expect(rotated.stdout).toMatch(/The audience key is new/);
+  });
+
+  it('with the audience key fixed in the environment: exit 64 naming SHOWCLOCK_AUDIENCE_KEY, nothing changed', () => {
+    const { dir, keys } = freshDataDir();
+    const refused = keyCommand({ SHOWCLOCK_DATA_DIR: dir, SHOWCLOCK_AUDIENCE_KEY: 'EnvironmentAudienceKey_0123456789' }, ['--rotate-audience']);
+    expect(refused.status).toBe(64);
+    expect(refused.stderr).toMatch(/SHOWCLOCK_AUDIENCE_KEY is set in the environment/);
+    expect(storedKeys(dir)).toEqual(keys);
   });
 
   const readOnlyUnavailable = (() => {

@@ -36,10 +36,13 @@ vi.mock('node:fs', async (importOriginal) => {
 });
 
 let dataDir: string;
-const none = { apiKey: undefined, viewerKey: undefined };
+const none = { apiKey: undefined, viewerKey: undefined, audienceKey: undefined };
 const ENV_API = 'EnvironmentApiKey_0123456789';
 const ENV_VIEWER = 'EnvironmentViewerKey_0123456789';
-const GOOD = `${JSON.stringify({ version: 1, apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) }, null, 2)}\n`;
+const ENV_AUDIENCE = 'EnvironmentAudienceKey_0123456789';
+const GOOD = `${JSON.stringify({ version: 1, apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32), audienceKey: 'c'.repeat(32) }, null, 2)}\n`;
+/** keys.json as written before audience questions: no audience key. */
+const OLD = `${JSON.stringify({ version: 1, apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) }, null, 2)}\n`;
 
 beforeEach(() => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'showclock-keys-'));
@@ -159,7 +162,7 @@ describe('keys.json', () => {
     chmodSync(keysPath(dataDir), 0o644);
     const { lines, report } = recorder();
     const keys = loadOrCreateKeys(dataDir, none, report);
-    expect(keys).toEqual({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) });
+    expect(keys).toEqual({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32), audienceKey: 'c'.repeat(32) });
     expect(statSync(keysPath(dataDir)).mode & 0o777).toBe(0o600);
     expect(lines).toEqual([{ level: 'warn', message: `${keysPath(dataDir)} was open to other users (mode 0644): set it to 0600`, path: keysPath(dataDir) }]);
     expect(readFileSync(keysPath(dataDir), 'utf8')).toBe(GOOD);
@@ -170,7 +173,7 @@ describe('keys.json', () => {
     chmodSync(keysPath(dataDir), 0o640);
     faults.set('chmodSync', { code: 'EPERM', when: () => true });
     const { lines, report } = recorder();
-    expect(loadOrCreateKeys(dataDir, none, report)).toEqual({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) });
+    expect(loadOrCreateKeys(dataDir, none, report)).toEqual({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32), audienceKey: 'c'.repeat(32) });
     expect(lines).toHaveLength(1);
     expect(lines[0]!.level).toBe('warn');
     expect(lines[0]!.message).toContain(`could not be set to 0600 (EPERM): run chmod 600 ${keysPath(dataDir)}`);
@@ -181,7 +184,7 @@ describe('keys.json', () => {
     writeFileSync(`${keysPath(dataDir)}.tmp-4242`, GOOD, { mode: 0o600 });
     writeFileSync(`${keysPath(dataDir)}.tmp-17`, '{"vers', { mode: 0o600 });
     const { lines, report } = recorder();
-    expect(loadOrCreateKeys(dataDir, none, report)).toEqual({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) });
+    expect(loadOrCreateKeys(dataDir, none, report)).toEqual({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32), audienceKey: 'c'.repeat(32) });
     expect(readdirSync(dataDir)).toEqual(['keys.json']);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'info', path: keysPath(dataDir) });
@@ -189,7 +192,7 @@ describe('keys.json', () => {
 
   it('a write that fails removes its temp file and is a start error naming the file', () => {
     faults.set('renameSync', { code: 'EIO', when: ([from]) => String(from).includes('.tmp-') });
-    const error = startError(() => writeKeys(dataDir, { apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) }));
+    const error = startError(() => writeKeys(dataDir, { apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32), audienceKey: 'c'.repeat(32) }));
     expect(error.message).toBe(`cannot save the keys in ${keysPath(dataDir)} (EIO): make ${dataDir} writable for the service user`);
     expect(readdirSync(dataDir)).toEqual([]);
   });
@@ -204,16 +207,16 @@ describe('keys.json', () => {
 
   it('keys fixed by the environment win, and are written so `npm run key` prints what the service uses', () => {
     const stored = loadOrCreateKeys(dataDir, none);
-    const fixed = { apiKey: ENV_API, viewerKey: undefined };
+    const fixed = { apiKey: ENV_API, viewerKey: undefined, audienceKey: undefined };
     const keys = loadOrCreateKeys(dataDir, fixed);
-    expect(keys).toEqual({ apiKey: fixed.apiKey, viewerKey: stored.viewerKey });
+    expect(keys).toEqual({ apiKey: fixed.apiKey, viewerKey: stored.viewerKey, audienceKey: stored.audienceKey });
     expect(readKeys(dataDir)).toEqual({ kind: 'ok', keys });
   });
 
   it('writes atomically: no temp file is left and the content is whole', () => {
-    writeKeys(dataDir, { apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) });
+    writeKeys(dataDir, { apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32), audienceKey: 'c'.repeat(32) });
     expect(readdirSync(dataDir)).toEqual(['keys.json']);
-    expect(JSON.parse(readFileSync(keysPath(dataDir), 'utf8'))).toEqual({ version: 1, apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) });
+    expect(JSON.parse(readFileSync(keysPath(dataDir), 'utf8'))).toEqual({ version: 1, apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32), audienceKey: 'c'.repeat(32) });
   });
 });
 
@@ -250,11 +253,42 @@ describe('the data directory at start', () => {
     expect(error.message).toContain(`data directory ${file} is a file`);
   });
 
+  it('a keys.json from before audience questions gets an audience key, saved beside the two it had', () => {
+    writeFileSync(keysPath(dataDir), OLD, { mode: 0o600 });
+    const keys = loadOrCreateKeys(dataDir, none);
+    expect(keys).toMatchObject({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) });
+    expect(keys.audienceKey).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(readKeys(dataDir)).toEqual({ kind: 'ok', keys });
+    // The next start reads the same three.
+    expect(loadOrCreateKeys(dataDir, none)).toEqual(keys);
+  });
+
+  it('SHOWCLOCK_AUDIENCE_KEY wins over the file, like the other two', () => {
+    writeFileSync(keysPath(dataDir), GOOD, { mode: 0o600 });
+    expect(loadOrCreateKeys(dataDir, { ...none, audienceKey: ENV_AUDIENCE })).toEqual({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32), audienceKey: ENV_AUDIENCE });
+  });
+
   describe('read-only', () => {
+    it('with a keys.json from before audience questions: it starts, with an unsaved audience key, and the warning says so', () => {
+      writeFileSync(keysPath(dataDir), OLD, { mode: 0o600 });
+      readOnly(dataDir);
+      const { lines, report } = recorder();
+      const keys = loadOrCreateKeys(dataDir, none, report);
+      expect(keys).toMatchObject({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) });
+      expect(keys.audienceKey).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(readFileSync(keysPath(dataDir), 'utf8')).toBe(OLD);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.message).toContain('the audience link (questions) has a key that is new at every start');
+    });
+
     it('with both keys from the environment: they are used, nothing is written, one warning', () => {
       readOnly(dataDir);
       const { lines, report } = recorder();
-      expect(loadOrCreateKeys(dataDir, { apiKey: ENV_API, viewerKey: ENV_VIEWER }, report)).toEqual({ apiKey: ENV_API, viewerKey: ENV_VIEWER });
+      expect(loadOrCreateKeys(dataDir, { apiKey: ENV_API, viewerKey: ENV_VIEWER, audienceKey: ENV_AUDIENCE }, report)).toEqual({
+        apiKey: ENV_API,
+        viewerKey: ENV_VIEWER,
+        audienceKey: ENV_AUDIENCE,
+      });
       expect(readdirSync(dataDir)).toEqual([]);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({ level: 'warn', path: dataDir });
@@ -265,7 +299,7 @@ describe('the data directory at start', () => {
       writeFileSync(keysPath(dataDir), GOOD, { mode: 0o600 });
       readOnly(dataDir);
       const { lines, report } = recorder();
-      expect(loadOrCreateKeys(dataDir, none, report)).toEqual({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) });
+      expect(loadOrCreateKeys(dataDir, none, report)).toEqual({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32), audienceKey: 'c'.repeat(32) });
       expect(readFileSync(keysPath(dataDir), 'utf8')).toBe(GOOD);
       expect(lines.map((line) => line.level)).toEqual(['warn']);
     });
@@ -274,7 +308,11 @@ describe('the data directory at start', () => {
       writeFileSync(keysPath(dataDir), GOOD, { mode: 0o600 });
       readOnly(dataDir);
       const { lines, report } = recorder();
-      expect(loadOrCreateKeys(dataDir, { apiKey: ENV_API, viewerKey: undefined }, report)).toEqual({ apiKey: ENV_API, viewerKey: 'b'.repeat(32) });
+      expect(loadOrCreateKeys(dataDir, { apiKey: ENV_API, viewerKey: undefined, audienceKey: undefined }, report)).toEqual({
+        apiKey: ENV_API,
+        viewerKey: 'b'.repeat(32),
+        audienceKey: 'c'.repeat(32),
+      });
       expect(readFileSync(keysPath(dataDir), 'utf8')).toBe(GOOD);
       expect(lines).toHaveLength(1);
       expect(lines[0]!.message).toContain('not saved');
@@ -285,7 +323,7 @@ describe('the data directory at start', () => {
       const error = startError(() => loadOrCreateKeys(dataDir, none));
       expect(error.path).toBe(dataDir);
       expect(error.message).toBe(
-        `data directory ${dataDir} is read-only (EROFS) and holds no keys.json, so new keys cannot be saved: make it writable for the service user, or set SHOWCLOCK_API_KEY and SHOWCLOCK_VIEWER_KEY`,
+        `data directory ${dataDir} is read-only (EROFS) and holds no keys.json, so new keys cannot be saved: make it writable for the service user, or set SHOWCLOCK_API_KEY, SHOWCLOCK_VIEWER_KEY and SHOWCLOCK_AUDIENCE_KEY`,
       );
       expect(readdirSync(dataDir)).toEqual([]);
     });

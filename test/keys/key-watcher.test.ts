@@ -4,7 +4,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateKey, keysPath, loadOrCreateKeys, writeKeys, type RoomKeys } from '../../src/keys/key-file.js';
+import { generateKey, keysPath, loadOrCreateKeys, writeKeys, type FixedKeys, type RoomKeys } from '../../src/keys/key-file.js';
 import { KeyWatcher } from '../../src/keys/key-watcher.js';
 
 let dataDir: string;
@@ -19,9 +19,9 @@ afterEach(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function watch(fixed: { apiKey: string | undefined; viewerKey: string | undefined } = { apiKey: undefined, viewerKey: undefined }) {
+function watch(fixed: FixedKeys = { apiKey: undefined, viewerKey: undefined, audienceKey: undefined }) {
   let keys = loadOrCreateKeys(dataDir, fixed);
-  const changes: { keys: RoomKeys; rotated: { api: boolean; viewer: boolean } }[] = [];
+  const changes: { keys: RoomKeys; rotated: { api: boolean; viewer: boolean; audience: boolean } }[] = [];
   const problems: string[] = [];
   let notify: (() => void) | null = null;
   watcher = new KeyWatcher({
@@ -56,18 +56,28 @@ describe('KeyWatcher', () => {
   it('picks up a rotated API key as soon as keys.json is replaced', async () => {
     const w = watch();
     const before = w.keys();
-    const rotated = { apiKey: generateKey(), viewerKey: before.viewerKey };
+    const rotated = { ...before, apiKey: generateKey() };
     const reported = w.next();
     writeKeys(dataDir, rotated);
     await reported;
     expect(w.keys()).toEqual(rotated);
-    expect(w.changes[0]?.rotated).toEqual({ api: true, viewer: false });
+    expect(w.changes[0]?.rotated).toEqual({ api: true, viewer: false, audience: false });
+  });
+
+  it('picks up a rotated audience key, and only that one', async () => {
+    const w = watch();
+    const rotated = { ...w.keys(), audienceKey: generateKey() };
+    const reported = w.next();
+    writeKeys(dataDir, rotated);
+    await reported;
+    expect(w.keys()).toEqual(rotated);
+    expect(w.changes[0]?.rotated).toEqual({ api: false, viewer: false, audience: true });
   });
 
   it('picks up a rotated viewer key, and each rotation after it', async () => {
     const w = watch();
     for (let i = 0; i < 3; i += 1) {
-      const rotated = { apiKey: w.keys().apiKey, viewerKey: generateKey() };
+      const rotated = { ...w.keys(), viewerKey: generateKey() };
       const reported = w.next();
       writeKeys(dataDir, rotated);
       await reported;
@@ -99,12 +109,12 @@ describe('KeyWatcher', () => {
 
   it('a key fixed by the environment is not replaced by the file', async () => {
     const fixedApi = 'EnvironmentApiKey_0123456789';
-    const w = watch({ apiKey: fixedApi, viewerKey: undefined });
+    const w = watch({ apiKey: fixedApi, viewerKey: undefined, audienceKey: undefined });
     const viewerKey = generateKey();
     const reported = w.next();
-    writeKeys(dataDir, { apiKey: generateKey(), viewerKey });
+    writeKeys(dataDir, { apiKey: generateKey(), viewerKey, audienceKey: w.keys().audienceKey });
     await reported;
-    expect(w.keys()).toEqual({ apiKey: fixedApi, viewerKey });
+    expect(w.keys()).toEqual({ apiKey: fixedApi, viewerKey, audienceKey: w.keys().audienceKey });
   });
 
   it('other files in the data directory do not trigger a reload', async () => {
@@ -120,8 +130,8 @@ describe('KeyWatcher', () => {
     const problems: string[] = [];
     const missing = new KeyWatcher({
       dataDir: path.join(dataDir, 'does-not-exist'),
-      fixed: { apiKey: undefined, viewerKey: undefined },
-      current: () => ({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32) }),
+      fixed: { apiKey: undefined, viewerKey: undefined, audienceKey: undefined },
+      current: () => ({ apiKey: 'a'.repeat(32), viewerKey: 'b'.repeat(32), audienceKey: 'c'.repeat(32) }),
       onChange: () => {},
       onProblem: (message) => problems.push(message),
     });
@@ -134,7 +144,7 @@ describe('KeyWatcher', () => {
     const w = watch();
     const before = w.keys();
     watcher?.close();
-    writeKeys(dataDir, { apiKey: generateKey(), viewerKey: generateKey() });
+    writeKeys(dataDir, { apiKey: generateKey(), viewerKey: generateKey(), audienceKey: generateKey() });
     await w.next(300);
     expect(w.keys()).toEqual(before);
   });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
+import { publicSnapshot } from '../../src/domain/snapshot.js';
 import { BYTES_PER_TURN, PushHub, type PushHubOptions, type Repeater } from '../../src/push/push-hub.js';
 import { stateEvent } from '../../src/push/sse-format.js';
 import type { SseEvent } from '../../src/pages/display/sse-parser.js';
@@ -61,7 +62,7 @@ describe('push hub', () => {
     const [first] = await reader.waitForEvents(1);
     expect(first?.event).toBe('state');
     expect(first?.id).toBe(String(service.room.seq));
-    expect(stateOf(first!)).toEqual(service.snapshot());
+    expect(stateOf(first!)).toEqual(publicSnapshot(service.snapshot()));
     expect(reader.text().startsWith(`id: ${service.room.seq}\nevent: state\ndata: {`)).toBe(true);
     await reader.cancel();
   });
@@ -101,7 +102,7 @@ describe('push hub', () => {
     }
     const events = await reader.waitForEvents(21);
     expect(seqs(events)).toEqual(Array.from({ length: 21 }, (_, i) => startSeq + i));
-    expect(stateOf(events[20]!)).toEqual(service.snapshot());
+    expect(stateOf(events[20]!)).toEqual(publicSnapshot(service.snapshot()));
     await reader.cancel();
   });
 
@@ -114,7 +115,7 @@ describe('push hub', () => {
     await reader.waitForEvents(2);
     const got = seqs(reader.events);
     for (let i = 1; i < got.length; i += 1) expect(got[i]).toBeGreaterThan(got[i - 1]!);
-    expect(stateOf(reader.events.at(-1)!)).toEqual(service.snapshot());
+    expect(stateOf(reader.events.at(-1)!)).toEqual(publicSnapshot(service.snapshot()));
     await reader.cancel();
   });
 

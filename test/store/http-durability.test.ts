@@ -39,13 +39,16 @@ async function setup() {
   let n = 1;
   const app = createApp({
     service,
-    keys: () => ({ apiKey: KEY, viewerKey: 'DurabilityViewerKey_0123456789' }),
+    keys: () => ({ apiKey: KEY, viewerKey: 'DurabilityViewerKey_0123456789', audienceKey: 'DurabilityAudienceKey_0123456789' }),
     limiter: new FixedWindowLimiter({ limit: 1_000, nowMs: clock.monoMs }),
     logger,
     newTimerId: () => `t${(n += 1)}`,
   });
-  const saved = () => JSON.parse(readFileSync(path.join(dataDir, STATE_FILE), 'utf8')) as { room: { seq: number; timers: { id: string; label: string }[]; blackout: boolean } };
-  return { app, store, clock, failing, saved, api: `/api/v1/${KEY}` };
+  const saved = () =>
+    JSON.parse(readFileSync(path.join(dataDir, STATE_FILE), 'utf8')) as {
+      room: { seq: number; timers: { id: string; label: string }[]; blackout: boolean; questions: { id: string; text: string; state: string }[] };
+    };
+  return { app, store, clock, failing, saved, service, api: `/api/v1/${KEY}`, ask: '/ask/DurabilityAudienceKey_0123456789' };
 }
 
 describe('HTTP answers and the store', () => {
@@ -115,5 +118,36 @@ describe('HTTP answers and the store', () => {
     expect(response.status).toBe(503);
     expect(((await response.json()) as { error: string }).error).toMatch(/could not be saved to disk/);
     expect(saved().room.timers).toHaveLength(1);
+  });
+
+  it('a 201 for an audience question means it is already in room.json', async () => {
+    const { app, saved, ask } = await setup();
+    const response = await app.request(ask, { method: 'POST', body: JSON.stringify({ text: 'Is it on disk?' }), headers: { 'Content-Type': 'application/json' } });
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    expect(saved().room.questions).toEqual([expect.objectContaining({ id, text: 'Is it on disk?', state: 'new' })]);
+  });
+
+  it('a 200 for a moderation step means it is already in room.json', async () => {
+    const { app, saved, ask, api } = await setup();
+    const { id } = (await (await app.request(ask, { method: 'POST', body: JSON.stringify({ text: 'Show me?' }), headers: { 'Content-Type': 'application/json' } })).json()) as { id: string };
+    expect((await app.request(`${api}/question/show?questionId=${id}`)).status).toBe(200);
+    expect(saved().room.questions[0]?.state).toBe('shown');
+    expect((await app.request(`${api}/question/delete?questionId=${id}`)).status).toBe(200);
+    expect(saved().room.questions).toEqual([]);
+  });
+
+  it('when the write fails, a question answers 503 and is not in the room, on disk or later', async () => {
+    const { app, saved, ask, failing, service, clock, store } = await setup();
+    failing.on = true;
+    const response = await app.request(ask, { method: 'POST', body: JSON.stringify({ text: 'Lost?' }), headers: { 'Content-Type': 'application/json' } });
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: string }).error).toMatch(/could not be saved, so it was not received; try again/);
+    expect(service.room.questions).toEqual([]);
+    failing.on = false;
+    clock.advance(10_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    await store.idle();
+    expect(saved().room.questions).toEqual([]);
   });
 });

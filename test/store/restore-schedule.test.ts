@@ -73,8 +73,8 @@ describe('restoring scheduled starts', () => {
 
 describe('room file schema versions', () => {
   it('writes the current version', () => {
-    expect(SCHEMA_VERSION).toBe(3);
-    expect(saved(day()).schemaVersion).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
+    expect(saved(day()).schemaVersion).toBe(4);
   });
 
   it('reads a version 2 file: no tags, and no timer carries one', () => {
@@ -108,9 +108,9 @@ describe('room file schema versions', () => {
     expect(read.document.room.display).toEqual(DISPLAY_DEFAULTS);
     const restored = restoreRoom(read.document, wallAt(SAVED_AT.wallMs + 5_000));
     expect(restored.room).toMatchObject({ seq: 10_050, activeTimerId: 'b', tags: [], settings: { timeZone: 'Europe/Berlin', chimeVolume: 40 } });
-    // Written again, it is a version 3 file that reads back the same.
+    // Written again, it is a file of the current version that reads back the same.
     const again = parseDocument(serializeDocument(toDocument(restored.room, SAVED_AT, 10_060)));
-    expect(again).toMatchObject({ kind: 'ok', document: { schemaVersion: 3, room: { tags: [] } } });
+    expect(again).toMatchObject({ kind: 'ok', document: { schemaVersion: SCHEMA_VERSION, room: { tags: [], questions: [] } } });
   });
 
   it('keeps the tags, and refuses a file where a timer carries a tag the room does not have', () => {
@@ -163,7 +163,27 @@ describe('room file schema versions', () => {
     expect(read).toMatchObject({ kind: 'damaged', reason: expect.stringMatching(/^not a room file of schema version 1:/) as unknown });
   });
 
-  it('a version 4 file is newer', () => {
-    expect(parseDocument(JSON.stringify({ schemaVersion: 4 }))).toEqual({ kind: 'newer', schemaVersion: 4 });
+  it('a version 5 file is newer', () => {
+    expect(parseDocument(JSON.stringify({ schemaVersion: 5 }))).toEqual({ kind: 'newer', schemaVersion: 5 });
+  });
+
+  it('reads a version 3 file: no questions yet', () => {
+    const v3 = JSON.parse(serializeDocument(saved(day()))) as { schemaVersion: number; room: Record<string, unknown> };
+    v3.schemaVersion = 3;
+    delete v3.room.questions;
+    expect(parseDocument(JSON.stringify(v3))).toMatchObject({ kind: 'ok', document: { schemaVersion: SCHEMA_VERSION, room: { questions: [] } } });
+  });
+
+  it('keeps the audience questions, and refuses a file with two on the screens', () => {
+    const questions = [
+      { id: 'q1', text: 'Why <b>now</b>?', name: 'Ada', receivedAt: SAVED_AT.wallMs - 1_000, state: 'shown' as const, nameShown: true },
+      { id: 'q2', text: 'And then?', name: '', receivedAt: SAVED_AT.wallMs, state: 'new' as const, nameShown: false },
+    ];
+    const room = { ...day(), questions };
+    const text = serializeDocument(toDocument(room, SAVED_AT, room.seq));
+    expect(parseDocument(text)).toMatchObject({ kind: 'ok', document: { room: { questions } } });
+    const bad = JSON.parse(text) as { room: { questions: { state: string }[] } };
+    (bad.room.questions[1] as { state: string }).state = 'shown';
+    expect(parseDocument(JSON.stringify(bad))).toMatchObject({ kind: 'damaged', reason: expect.stringMatching(/more than one question is shown/) as unknown });
   });
 });

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isRunningOrderEdit, type RoomChange } from '../../src/app/room-service.js';
+import { mustBeSavedFirst, type RoomChange } from '../../src/app/room-service.js';
 import { applyCommand } from '../../src/domain/engine.js';
 import { createRoom, remainingAt } from '../../src/domain/room.js';
 import type { Command, Room } from '../../src/domain/types.js';
@@ -47,7 +47,7 @@ function onDisk(): RoomDocument {
 function apply(store: RoomStore, clock: FakeClock, room: Room, command: Command): { room: Room; durable: Promise<void> } {
   const next = applyCommand(room, command, at(clock.monoMs())).room;
   const change: RoomChange = { room: next, previous: room, cause: command, source: 'http-v1' };
-  if (isRunningOrderEdit(command)) return { room: next, durable: store.saveFirst(next).then(() => store.record(change)) };
+  if (mustBeSavedFirst(command)) return { room: next, durable: store.saveFirst(next).then(() => store.record(change)) };
   store.record(change);
   return { room: next, durable: Promise.resolve() };
 }

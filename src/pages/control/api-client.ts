@@ -34,6 +34,18 @@ export class ApiClient {
     return isSnapshot(state) ? { ok: true, value: state } : { ok: false, error: 'the box sent an answer without a state' };
   }
 
+  /**
+   * A logo, uploaded as the raw body with its type (PNG, JPEG, SVG or WebP). The box checks
+   * the content and the size; its 400 or 413 says what is wrong, in words.
+   */
+  async uploadLogo(file: Blob): Promise<ApiResult<Snapshot>> {
+    // A file the browser cannot type still goes: the box names the problem.
+    const answer = await this.#send('POST', '/display/logo', { headers: { 'Content-Type': file.type === '' ? 'application/octet-stream' : file.type }, body: file });
+    if (!answer.ok) return answer;
+    const state = isRecord(answer.value) ? answer.value.state : undefined;
+    return isSnapshot(state) ? { ok: true, value: state } : { ok: false, error: 'the box sent an answer without a state' };
+  }
+
   async createTimer(fields: Body = {}): Promise<ApiResult<Timer>> {
     const answer = await this.#request('POST', '/timers', fields);
     if (!answer.ok) return answer;
@@ -50,15 +62,14 @@ export class ApiClient {
     return isSnapshot(state) ? { ok: true, value: state } : { ok: false, error: 'the box sent an answer without a state' };
   }
 
-  async #request(method: 'GET' | 'POST', path: string, body?: Body): Promise<ApiResult<unknown>> {
+  #request(method: 'GET' | 'POST', path: string, body?: Body): Promise<ApiResult<unknown>> {
+    return this.#send(method, path, method === 'POST' ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) } : {});
+  }
+
+  async #send(method: 'GET' | 'POST', path: string, init: { headers?: Record<string, string>; body?: BodyInit }): Promise<ApiResult<unknown>> {
     let response: Response;
     try {
-      response = await fetch(this.#base + path, {
-        method,
-        cache: 'no-store',
-        credentials: 'omit',
-        ...(method === 'POST' ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) } : {}),
-      });
+      response = await fetch(this.#base + path, { method, cache: 'no-store', credentials: 'omit', ...init });
     } catch {
       return { ok: false, error: 'the box did not answer: check that it is on and that this device is on its network' };
     }

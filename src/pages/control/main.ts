@@ -2,6 +2,8 @@
 // and learns the room's state from the push channel, rendering the newest
 // snapshot by seq, so several consoles and button panels can act at once. The
 // keys come from the page's data- attributes (the CSP allows no inline script).
+// The screens' own look first: the live preview draws with it (control.css then places it).
+import '../display/screen.css';
 import './control.css';
 import type { Snapshot } from '../../domain/snapshot.js';
 import { startLiveStream } from '../display/live-stream.js';
@@ -9,6 +11,7 @@ import { createServerClock } from '../display/server-clock.js';
 import { ApiClient } from './api-client.js';
 import { installCopyButtons } from './copy-buttons.js';
 import { CsvPanel } from './csv-panel.js';
+import { DisplayPanel } from './display-panel.js';
 import { byId, setText } from './elements.js';
 import { LatestSnapshot } from './latest-snapshot.js';
 import { MessageComposer } from './message-composer.js';
@@ -52,6 +55,7 @@ function start(): void {
   new MessagePresets(commands, () => composer.draft());
   const settings = new SettingsPanel(commands);
   const tags = new TagsPanel(commands);
+  const display = new DisplayPanel(commands);
   const order = new RunningOrder(commands, () => {
     if (!live) readState('Running order');
   });
@@ -62,6 +66,7 @@ function start(): void {
     composer.render(snapshot);
     settings.render(snapshot);
     tags.render(snapshot);
+    display.render(snapshot);
     order.render(snapshot);
     preview.show(snapshot);
     document.body.setAttribute('data-seq', String(snapshot.seq));
@@ -101,6 +106,7 @@ function start(): void {
         firstOfConnection = up;
         connection.className = up ? 'live' : 'lost';
         setText(connection, up ? 'live' : 'reconnecting…');
+        preview.setLink(up);
         if (up) {
           storage.connected();
           sync();

@@ -26,7 +26,8 @@ export class Notices {
     const remember = (event: Event): void => {
       if (event.target instanceof Element && !this.#box.contains(event.target)) this.#lastControl = event.target;
     };
-    for (const type of ['click', 'keydown', 'change']) document.addEventListener(type, remember, true);
+    // pointerdown too: a touch drag (a row's handle) ends without a click.
+    for (const type of ['pointerdown', 'click', 'keydown', 'change']) document.addEventListener(type, remember, true);
   }
 
   /** The control behind the action starting now (read before any await, while it is still the last one used). */

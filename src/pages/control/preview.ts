@@ -1,37 +1,47 @@
-// The live preview: what the screens show, drawn from the latest snapshot at the
-// server's time (the display's own faceAt and server-clock estimate), never the
-// device's clock. Like the display it redraws only when something visible
-// changes (faceAt says when), not in an animation loop.
+// The live preview: what the screens show, drawn by the display's own code
+// (faceAt, createScreen, screen.css) into a box on the console, from the latest
+// snapshot at the server's time (the display's server-clock estimate), never the
+// device's clock. It follows the room's display settings (layout, colours, size,
+// elements, logo) as every screen does. Like the display it redraws only when
+// something visible changes (faceAt says when), not in an animation loop, and
+// the screen writes only what differs.
 import type { Snapshot } from '../../domain/snapshot.js';
-import { faceAt, formatSeconds, type Face } from '../display/face.js';
+import { faceAt, formatSeconds } from '../display/face.js';
+import type { ScreenSize } from '../display/fit.js';
+import { createScreen, type Screen } from '../display/screen.js';
 import type { ServerClock } from '../display/server-clock.js';
 import { byId, setText } from './elements.js';
-
-function lengthClass(text: string): string {
-  return `pv-time len-${Math.min(8, Math.max(4, text.length))}`;
-}
 
 export class Preview {
   readonly #clock: ServerClock;
   readonly #box = byId('preview', HTMLDivElement);
-  readonly #screen = byId('pv-screen', HTMLDivElement);
-  readonly #time = byId('pv-time', HTMLDivElement);
-  readonly #label = byId('pv-label', HTMLDivElement);
-  readonly #speaker = byId('pv-speaker', HTMLDivElement);
-  readonly #bar = byId('pv-bar', HTMLDivElement);
-  readonly #fill = byId('pv-fill', HTMLDivElement);
-  readonly #message = byId('pv-msg', HTMLDivElement);
-  readonly #onAir = byId('pv-onair', HTMLDivElement);
-  readonly #black = byId('pv-black', HTMLDivElement);
+  readonly #screen: Screen;
   readonly #state = byId('pv-state', HTMLSpanElement);
-  readonly #next = byId('pv-next', HTMLSpanElement);
+  readonly #next = byId('pv-coming', HTMLSpanElement);
   #snapshot: Snapshot | null = null;
   #pending: ReturnType<typeof setTimeout> | null = null;
-  #widthPx = 0;
+  #size: ScreenSize = { width: 0, height: 0 };
+  /** The screen's own refit, called once the box's units follow a new size. */
+  #refit: () => void = () => {};
 
   constructor(clock: ServerClock) {
     this.#clock = clock;
-    window.addEventListener('resize', () => this.#fit());
+    const box = this.#box;
+    this.#screen = createScreen({
+      // The display's markup with its ids prefixed (control-page-html.ts).
+      part: (id) => byId(`pv-${id}`, HTMLElement),
+      size: () => this.#size,
+      backdrop: (colour) => {
+        box.style.backgroundColor = colour;
+      },
+      onResize: (refit) => {
+        this.#refit = refit;
+      },
+    });
+    // The box follows the console's layout, not only the window: watched where the browser can.
+    const Observer = (window as Window & { ResizeObserver?: typeof ResizeObserver }).ResizeObserver;
+    if (Observer !== undefined) new Observer(() => this.#fit()).observe(box);
+    else window.addEventListener('resize', () => this.#fit());
     this.#fit();
   }
 
@@ -39,7 +49,14 @@ export class Preview {
     this.#snapshot = snapshot;
     this.#clock.hint(snapshot.serverNow);
     this.#describe(snapshot);
+    // The room's look, as on every screen (the screen skips it when unchanged).
+    this.#screen.setLook(snapshot.display);
     this.redraw();
+  }
+
+  /** As a screen shows a lost link: the console's own stream stands for the screens'. */
+  setLink(up: boolean): void {
+    this.#screen.setLink(up);
   }
 
   redraw(): void {
@@ -50,30 +67,9 @@ export class Preview {
     if (snapshot === null || nowMs === null) return;
     const at = faceAt(snapshot, nowMs);
     const nextChangeAt = at.nextChangeAt;
-    this.#render(at.face);
+    this.#screen.render(at.face);
     // A timer that fires a hair early redraws nothing and lands here again.
     if (nextChangeAt !== null) this.#pending = setTimeout(() => this.redraw(), Math.max(0, Math.ceil(nextChangeAt - nowMs)));
-  }
-
-  #render(face: Face): void {
-    this.#black.hidden = !face.blackout;
-    setText(this.#time, face.time);
-    const timeClass = lengthClass(face.time);
-    if (this.#time.className !== timeClass) this.#time.className = timeClass;
-    const screenClass = `pv-screen pv-${face.tone}${face.danger ? ' pv-danger' : ''}${face.inverted ? ' pv-inverted' : ''}`;
-    if (this.#screen.className !== screenClass) this.#screen.className = screenClass;
-    setText(this.#label, face.label);
-    setText(this.#speaker, face.speaker);
-    this.#bar.hidden = face.progress === null;
-    if (face.progress !== null) this.#fill.style.transform = `scaleX(${face.progress})`;
-    this.#onAir.hidden = !face.onAir;
-    const message = face.message;
-    this.#message.hidden = message === null;
-    if (message !== null) {
-      setText(this.#message, message.text);
-      const messageClass = `pv-msg color-${message.color}${message.bold ? ' bold' : ''}${message.lit ? '' : ' dark'}`;
-      if (this.#message.className !== messageClass) this.#message.className = messageClass;
-    }
   }
 
   /** The words under the preview: where the show is in the running order, and what comes next. */
@@ -90,11 +86,16 @@ export class Preview {
     );
   }
 
-  /** 1em in the preview is 1% of its width, as 1vw is on the display. */
+  /** screen.css measures in hundredths of the screen: here the screen is this box. */
   #fit(): void {
-    const widthPx = this.#box.clientWidth;
-    if (widthPx === this.#widthPx || widthPx === 0) return;
-    this.#widthPx = widthPx;
-    this.#box.style.fontSize = `${widthPx / 100}px`;
+    const width = this.#box.clientWidth;
+    const height = this.#box.clientHeight;
+    if ((width === this.#size.width && height === this.#size.height) || width === 0 || height === 0) return;
+    this.#size = { width, height };
+    const style = this.#box.style;
+    style.setProperty('--vw', `${width / 100}px`);
+    style.setProperty('--vh', `${height / 100}px`);
+    style.setProperty('--vmin', `${Math.min(width, height) / 100}px`);
+    this.#refit();
   }
 }

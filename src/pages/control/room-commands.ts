@@ -1,7 +1,7 @@
 // Every console action goes through here: one API request, its answer offered
 // to the latest snapshot (applied only if newer), its error shown in words.
 import type { Snapshot } from '../../domain/snapshot.js';
-import type { ApiClient } from './api-client.js';
+import type { ApiClient, ApiResult } from './api-client.js';
 import type { LatestSnapshot } from './latest-snapshot.js';
 import type { Notices } from './notices.js';
 
@@ -27,9 +27,14 @@ export class RoomCommands {
 
   /** `what` names the action for the error message. Resolves true when the box accepted it. */
   async run(what: string, path: string, body: Readonly<Record<string, string | number | boolean | null>> = {}): Promise<boolean> {
+    return this.send(what, () => this.#api.command(path, body));
+  }
+
+  /** As `run`, for a request that is not a JSON command (a logo's upload). */
+  async send(what: string, request: () => Promise<ApiResult<Snapshot>>): Promise<boolean> {
     // The control is read now: by the time the answer comes, the operator may have clicked elsewhere.
     const near = this.#notices.origin;
-    const result = await this.#api.command(path, body);
+    const result = await request();
     if (result.ok) {
       this.#latest.offer(result.value);
       return true;

@@ -79,6 +79,11 @@ export class RunningOrder {
   readonly #drag = new RowDrag(
     () => (this.#commands.shown === null ? [] : this.#commands.shown.timers.map((t) => t.id)),
     (id, to) => void this.#commands.run(`Move "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/move`, { to }),
+    // Rows under the sticky transport are out of sight: a drag scrolls before it gets there.
+    () => {
+      const transport = document.getElementById('transport');
+      return transport === null ? 0 : transport.getBoundingClientRect().bottom;
+    },
   );
 
   constructor(commands: RoomCommands, refresh: () => void) {

@@ -2,6 +2,7 @@
 // Pure: the snapshot and the estimated server time come in, nothing reads a
 // clock. Every boundary is computed from endAt/remainingAtPause on the server's
 // timeline, so screens that agree on server time flip together.
+import type { ShownQuestion } from '../../domain/questions.js';
 import type { Snapshot, SnapshotFlash } from '../../domain/snapshot.js';
 import type { DisplaySettings, MessageColor, Settings, Tag } from '../../domain/types.js';
 import { formatTimeOfDay as formatInZone } from './time-of-day.js';
@@ -22,6 +23,13 @@ export interface FaceMessage {
   readonly bold: boolean;
   /** False in the dark half of a flash. */
   readonly lit: boolean;
+}
+
+/** The audience question on the screens: always set as text (textContent), never as markup. */
+export interface FaceQuestion {
+  readonly text: string;
+  /** Null when the moderator showed it without the name. */
+  readonly name: string | null;
 }
 
 export interface Face {
@@ -46,6 +54,11 @@ export interface Face {
   /** The next timer of the running order ("Next: Panel"), when the display settings show it; '' otherwise. */
   readonly next: string;
   readonly message: FaceMessage | null;
+  /**
+   * The audience question the moderator put on the screens, or null. Whether the room's
+   * display settings show it (showQuestion) is the screen's look, as for the message.
+   */
+  readonly question: FaceQuestion | null;
   readonly onAir: boolean;
   readonly blackout: boolean;
 }
@@ -93,6 +106,8 @@ export type DisplayState = Pick<
   readonly tags?: readonly Tag[];
   /** The room's zone and clock format for times of day; absent (an older server): UTC, 24 h. */
   readonly settings?: Pick<Settings, 'timeZone' | 'clockFormat'>;
+  /** The audience question on the screens; absent (an older server): none. */
+  readonly shownQuestion?: ShownQuestion | null;
 };
 
 const DEFAULT_TIME_OF_DAY: Pick<Settings, 'timeZone' | 'clockFormat'> = { timeZone: 'UTC', clockFormat: '24h' };
@@ -244,6 +259,7 @@ export function faceAt(state: DisplayState, serverNowMs: number): FaceAt {
     speaker: state.activeSpeaker,
     tag: tagOf(state, timer?.tagId),
     message,
+    question: state.shownQuestion === null || state.shownQuestion === undefined ? null : { text: state.shownQuestion.text, name: state.shownQuestion.name },
     onAir: state.onAir,
     blackout: state.blackout,
   };

@@ -3,19 +3,25 @@
 // character message must shrink, wrap and at last clip, and the digits must stay
 // inside what the message leaves them, on every screen shape.
 
-/** Below this a message stops shrinking and is clipped instead: still readable from a few metres. */
-function minMessagePx(): number {
-  return Math.max(12, Math.min(window.innerWidth, window.innerHeight) * 0.03);
+/** A screen's size in CSS pixels: the display's window, or the console's preview of it. */
+export interface ScreenSize {
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Below this a message stops shrinking and is clipped instead: still readable from a few metres (3vmin of the screen). */
+function minMessagePx(screen: ScreenSize): number {
+  return Math.max(12, Math.min(screen.width, screen.height) * 0.03);
 }
 
 /** The message's text: full size if it fits, else smaller, else clipped to whole lines with an ellipsis. */
-export function fitMessage(box: HTMLElement, text: HTMLElement): void {
+export function fitMessage(box: HTMLElement, text: HTMLElement, screen: ScreenSize): void {
   if (box.hidden) return;
   text.style.fontSize = '';
   text.style.webkitLineClamp = '';
   text.style.maxHeight = '';
   if (box.scrollHeight <= box.clientHeight) return;
-  const min = minMessagePx();
+  const min = minMessagePx(screen);
   let size = parseFloat(getComputedStyle(text).fontSize);
   while (box.scrollHeight > box.clientHeight && size > min) {
     size = Math.max(min, size * 0.88);

@@ -3,6 +3,8 @@
 // clock is estimated from round trips, the remaining time comes from endAt /
 // remainingAtPause, and the page redraws only at the next instant something
 // visible changes (a second boundary, a flash, a new snapshot), never in a loop.
+// The screen's look first (shared with the console's preview), then the page around it.
+import './screen.css';
 import './display.css';
 import type { Snapshot } from '../../domain/snapshot.js';
 import { createChimePlayer } from './chime.js';

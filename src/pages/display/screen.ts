@@ -1,13 +1,59 @@
 // Puts a Face on the page. Writes to the DOM only what differs from the last
 // face, so a redraw where nothing visible changed costs no layout or paint.
+// The display page draws into its whole window; the console's live preview
+// draws the same markup (display-html.ts) with the same code into a box of its
+// own, so what the operator sees is what the screens show.
 import type { DisplaySettings } from '../../domain/types.js';
 import type { Face, FaceMessage, Hold, Tone } from './face.js';
-import { fitMessage, fitTime, whenFontsLoaded } from './fit.js';
+import { fitMessage, fitTime, whenFontsLoaded, type ScreenSize } from './fit.js';
 
-function element(id: string): HTMLElement {
-  const found = document.getElementById(id);
-  if (found === null) throw new Error(`display page: #${id} is missing`);
-  return found;
+/** The ids of the screen's parts in the display's markup (display-html.ts). */
+export type ScreenPart =
+  | 'screen'
+  | 'time'
+  | 'label'
+  | 'speaker'
+  | 'bar'
+  | 'message'
+  | 'message-text'
+  | 'clock'
+  | 'mark'
+  | 'tag'
+  | 'info'
+  | 'next'
+  | 'tod'
+  | 'onair'
+  | 'logo'
+  | 'blackout'
+  | 'link';
+
+/** Where a screen is drawn: the display page's window, or the console's preview box. */
+export interface ScreenHost {
+  part(id: ScreenPart): HTMLElement;
+  /** The screen's size in CSS pixels (what screen.css's --vw and --vh are hundredths of). */
+  size(): ScreenSize;
+  /** Paints behind the screen: what shows around the lowerThird's band. */
+  backdrop(colour: string): void;
+  /** Calls `refit` after the screen's size changed. */
+  onResize(refit: () => void): void;
+}
+
+/** The display page: the parts by their ids, the window as the screen. */
+export function windowHost(): ScreenHost {
+  return {
+    part(id) {
+      const found = document.getElementById(id);
+      if (found === null) throw new Error(`display page: #${id} is missing`);
+      return found;
+    },
+    size: () => ({ width: window.innerWidth, height: window.innerHeight }),
+    backdrop(colour) {
+      document.body.style.backgroundColor = colour;
+    },
+    onResize(refit) {
+      window.addEventListener('resize', refit);
+    },
+  };
 }
 
 const MARKS: Record<Hold, string> = { running: '', ready: 'READY', paused: 'PAUSED', stopped: 'STOPPED AT ZERO', none: '' };
@@ -35,7 +81,8 @@ export interface Screen {
   setLink(up: boolean): void;
 }
 
-export function createScreen(): Screen {
+export function createScreen(host: ScreenHost = windowHost()): Screen {
+  const element = (id: ScreenPart): HTMLElement => host.part(id);
   const screen = element('screen');
   const time = element('time');
   const label = element('label');
@@ -66,10 +113,10 @@ export function createScreen(): Screen {
   // Sizes depend on the window and on what shares the column with the time: fitted
   // again when either changes, not every second (same-length digits have one width).
   const refit = (): void => {
-    fitMessage(message, messageText);
+    fitMessage(message, messageText, host.size());
     fitTime(clock, time, mark);
   };
-  window.addEventListener('resize', refit);
+  host.onResize(refit);
   whenFontsLoaded(refit);
 
   return {
@@ -161,7 +208,7 @@ export function createScreen(): Screen {
       screen.style.setProperty('--warn', look.warningColour);
       screen.style.setProperty('--over', look.overrunColour);
       screen.style.setProperty('--time-scale', String(look.timeSize / 100));
-      document.body.style.backgroundColor = look.background;
+      host.backdrop(look.background);
       // The left slot of the top row, mirroring the ON AIR badge's: it never reaches the time or the badge.
       const logoUrl = look.logo !== null && look.showLogo ? `/logo/${encodeURIComponent(look.logo)}` : null;
       if (logoUrl === null) logo.hidden = true;
