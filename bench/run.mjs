@@ -12,7 +12,7 @@
 //   npm run bench -- --node-flags="--max-semi-space-size=1"  an experiment: other flags than a box's (nothing judged, BENCHMARKS.md untouched)
 //   npm run bench -- --set=growthRounds=4      change any count of the plan (see FULL below; nothing judged)
 //   npm run bench -- --out=FILE        JSON elsewhere (default bench/results/latest.json, quick.json when --quick)
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -238,9 +238,18 @@ async function startPhase() {
  * after the same wait. Returns the services, still running, for the kiosk phase.
  */
 async function idlePhase() {
-  const services = [];
+  // On a saved room, as a box boots (and as the start phase measures): a first start
+  // makes it. A first start differs: it reads the box's time zone through Intl, which
+  // loads ICU and keeps about 1.6 MiB of it for the life of the process.
+  const dataDirs = [];
   for (let run = 0; run < plan.idleRuns; run++) {
-    services.push(spawnService({ dataDir: freshDir('idle'), port: await freePort(), logFile: logFile(`idle-${run}`) }));
+    const dataDir = freshDir('idle');
+    await (await startService({ dataDir, port: await freePort(), logFile: logFile(`idle-${run}`) })).stop();
+    dataDirs.push(dataDir);
+  }
+  const services = [];
+  for (const [run, dataDir] of dataDirs.entries()) {
+    services.push(spawnService({ dataDir, port: await freePort(), logFile: logFile(`idle-${run}`) }));
   }
   const bare = spawnService({ dataDir: freshDir('bare'), port: 0, logFile: logFile('bare'), script: ['-e', 'setInterval(() => {}, 1 << 30)'] });
   const floor = spawnService({ dataDir: freshDir('floor'), port: await freePort(), logFile: logFile('floor'), script: [FLOOR_SERVER] });
@@ -319,13 +328,22 @@ async function loadRun(run, reference = false) {
     dataDir: freshDir(name),
     port: await freePort(),
     logFile: logFile(name),
-    ...(reference ? { script: [FLOOR_SERVER] } : {}),
+    // The floor answers and pushes the service's own snapshot (same fields, same size), taken below.
+    ...(reference ? { script: [FLOOR_SERVER], env: existsSync(floorSnapshotFile()) ? { FLOOR_SNAPSHOT: floorSnapshotFile() } : {} } : {}),
   });
   const detail = { run, reference, loadAverageBefore: loadAverage() };
   const put = (id, value) => samples[reference ? REFERENCE_IDS[id] : id]?.push(value);
   try {
     const url = service.base;
     const statePath = `${service.api}/state`;
+    if (!reference) {
+      // What the floor run beside this one serialises and pushes: this service's snapshot.
+      const agent = new http.Agent({ keepAlive: false });
+      const answer = await getJson(agent, service.port, statePath);
+      agent.destroy();
+      writeFileSync(floorSnapshotFile(), JSON.stringify(answer.body.state));
+      detail.snapshotBytes = Buffer.byteLength(JSON.stringify(answer.body.state));
+    }
 
     await cannon({ url: `${url}${statePath}`, connections: 10, duration: plan.warmupSec });
     const stateCpu0 = cpuMs(service.pid);
@@ -392,6 +410,9 @@ async function loadRun(run, reference = false) {
       `fan-out first p50 ${f.firstP50.toFixed(2)}, last p50 ${f.lastP50.toFixed(2)} p99 ${f.lastP99.toFixed(2)} ms, ${f.cpuMsPerChange.toFixed(2)} ms CPU/change; growth ${mb(detail.rounds.at(-1).settled.rssKb - detail.rounds[1].settled.rssKb).toFixed(2)} MB (settled); peak ${mb(detail.peakKb).toFixed(1)} MB`,
   );
 }
+
+/** The service's snapshot for the node:http floor (bench/lib/floor-server.mjs, FLOOR_SNAPSHOT). */
+const floorSnapshotFile = () => path.join(workDir, 'floor-snapshot.json');
 
 /** Changes sent before the timed ones, and kept apart in the JSON. */
 const FANOUT_WARMUP = 10;

@@ -8,6 +8,7 @@
 // change to every stream with one write, so its memory under the same load is
 // what Node itself needs for that load.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
 // Touch what hono's adapter touches at start.
@@ -17,7 +18,19 @@ let seq = 1;
 let remainingAtPause = 600_000;
 const streams = new Set();
 
+/**
+ * The service's own snapshot, when the bench hands it one (FLOOR_SNAPSHOT: a file
+ * holding the `state` of the service's GET /state in the same run): then this
+ * server serialises an object of the same fields, size and order, with its time
+ * fields made fresh, as the service does. Without it, a snapshot of the usual fields.
+ */
+const template = process.env.FLOOR_SNAPSHOT ? JSON.parse(readFileSync(process.env.FLOOR_SNAPSHOT, 'utf8')) : null;
+
 function snapshot() {
+  if (template !== null) {
+    const serverNow = Date.now();
+    return { ...template, seq, serverNow, remainingAtPause, remaining: remainingAtPause };
+  }
   return {
     seq,
     serverNow: Date.now(),

@@ -17,7 +17,6 @@ import { errorResponse } from './api-errors.js';
 import { addAnswerHeaders, answer, gatherAnswerHeaders, jsonAnswer, stateAnswer } from './answer.js';
 import { parseInput } from './input.js';
 import { MAX_BODY_BYTES } from './body-size.js';
-import { buildOpenApiDocument } from './openapi.js';
 import { commandNames, operations, type Action, type ApiVersion, type Method, type Operation } from './operations.js';
 import { addRateLimitHeaders, RATE_WINDOW_MS, rateLimitHeaders, type FixedWindowLimiter, type RateDecision } from './rate-limit.js';
 import { mountViewer, type ViewerDeps } from './viewer-routes.js';
@@ -196,14 +195,16 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 
   // No key: counted per address, in a bucket of its own, so a burst of wrong keys
   // from a client does not keep it from reading the document it needs to get them right.
-  app.on(['GET', 'OPTIONS'], '/api/v1/openapi.json', (c) => {
+  app.on(['GET', 'OPTIONS'], '/api/v1/openapi.json', async (c) => {
     gatherAnswerHeaders(c, apiHeaders());
     c.set('route', `${c.req.method} /api/v1/openapi.json`);
     c.set('read', true);
     const decision = hitForAddress(c, deps.limiter, 'openapi', clientAddress(c));
     if (!decision.allowed) return tooMany(c, decision.resetSeconds);
     if (c.req.method === 'OPTIONS') return preflightAnswer(c, ['GET']);
-    openApiText ??= JSON.stringify(buildOpenApiDocument());
+    // Loaded on the first request for it: the document's schemas (schemas.ts) are a
+    // few hundred KB of heap that a box nobody asks for the document need not hold.
+    openApiText ??= JSON.stringify((await import('./openapi.js')).buildOpenApiDocument());
     return answer(c, openApiText, 200, { 'Content-Type': 'application/json' });
   });
 

@@ -5,6 +5,7 @@
 // Everything the person typed comes back only through escapeHtml: it is text.
 import { QUESTION_NAME_MAX_CHARS, QUESTION_TEXT_MAX_CHARS } from '../domain/limits.js';
 import { escapeHtml } from './control-page-html.js';
+import { pageHead } from './page-head.js';
 
 export const ASK_SCRIPT_SRC = '/assets/ask.js';
 export const ASK_STYLE_HREF = '/assets/ask.css';
@@ -23,18 +24,7 @@ export function renderAskPage(outcome: AskOutcome): string {
       : outcome.kind === 'refused'
         ? `<p id="ask-status" class="ask-error" role="alert">${escapeHtml(outcome.message)}</p>`
         : '<p id="ask-status" role="status" hidden></p>';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<title>Ask a question</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${ASK_STYLE_HREF}">
-<script src="${ASK_SCRIPT_SRC}" defer></script>
-</head>
+  return `${pageHead({ title: 'Ask a question', stylesheet: ASK_STYLE_HREF, script: ASK_SCRIPT_SRC })}
 <body class="ask">
 <main>
 <h1>Ask a question</h1>

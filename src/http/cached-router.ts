@@ -1,14 +1,13 @@
-// hono's router with the result of each recent (method, path) kept. The API's
-// routes (/api/v1/openapi.json beside /api/v1/:key/...) are more than hono's
-// RegExpRouter takes, so hono falls back to its TrieRouter, which walks the route
+// hono's TrieRouter with the result of each recent (method, path) kept. The
+// API's routes (/api/v1/openapi.json beside /api/v1/:key/...) are more than
+// hono's RegExpRouter takes: hono's default (SmartRouter) would build one at the
+// first request, fail, and fall back to the TrieRouter, which walks the route
 // tree and builds the handler list anew for every request: about a tenth of the
 // service's own CPU per GET /state (BENCHMARKS.md). A console, a button panel or
 // a poller asks the same few paths over and over, so their results are kept: a
 // match result is only read by hono (the handlers and their path parameters).
 // Bounded: a scan of random paths empties it rather than growing it.
 import type { Result, Router } from 'hono/router';
-import { RegExpRouter } from 'hono/router/reg-exp-router';
-import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
 
 /** Distinct (method, path) results kept; a full cache starts over. */
@@ -18,8 +17,8 @@ const MAX_CACHED_PATH = 512;
 
 export class CachedRouter<T> implements Router<T> {
   name = 'CachedRouter';
-  /** What hono uses by default: the RegExpRouter where it can, else the TrieRouter. */
-  readonly #router: Router<T> = new SmartRouter<T>({ routers: [new RegExpRouter<T>(), new TrieRouter<T>()] });
+  /** What hono's default ends up with for these routes, without building a RegExpRouter first. */
+  readonly #router: Router<T> = new TrieRouter<T>();
   #results = new Map<string, Result<T>>();
 
   add(method: string, path: string, handler: T): void {

@@ -3,6 +3,7 @@
 // comes from the snapshot. No inline script or style: the keys reach the script
 // through data- attributes, so the page's CSP can allow only the box's own files.
 import { DISPLAY_HTML } from './display-html.js';
+import { escapeHtml } from './html-text.js';
 
 export interface ControlPageView {
   readonly apiKey: string;
@@ -12,14 +13,16 @@ export interface ControlPageView {
   readonly viewerUrl: string;
   /** An `<svg>` element, generated on the server from the viewer link. */
   readonly qrSvg: string;
+  /** The audience link (`/ask/{audience_key}`), where people in the hall send questions. */
+  readonly askUrl: string;
+  /** An `<svg>` element: the audience link's QR code (ask-link.ts). */
+  readonly askQrSvg: string;
 }
 
 export const CONTROL_SCRIPT_SRC = '/assets/control.js';
 export const CONTROL_STYLE_HREF = '/assets/control.css';
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
+export { escapeHtml };
 
 /** Copy-ready GET URLs for button panels (Companion's generic HTTP module, Stream Deck, scripts). */
 export function buttonPanelExamples(origin: string, apiKey: string): readonly { readonly label: string; readonly url: string }[] {
@@ -96,6 +99,21 @@ function displayPanelHtml(): string {
 </section>`;
 }
 
+/**
+ * The Questions panel: what is on the screens, the filter (its buttons made by the script,
+ * one per state), the list (filled from the snapshots) and clearing the answered ones.
+ */
+function questionsPanelHtml(): string {
+  return `<section id="questions" aria-labelledby="h-questions">
+<h2 id="h-questions">Audience questions <span id="questions-new" class="q-count" hidden></span></h2>
+<div class="row">On screen: <span id="questions-current" class="msg-none">none</span> <button type="button" id="questions-unshow" hidden>Take off screen</button> <span id="questions-screens-off" class="hint" hidden>The screens do not show it: Display › Show › Audience question is off.</span></div>
+<div class="row" id="questions-filters" role="group" aria-label="Which questions">List:</div>
+<ul id="question-list" class="question-list" aria-label="Audience questions"></ul>
+<p id="questions-empty" class="hint">No questions yet.</p>
+<div class="row"><button type="button" id="questions-clear" disabled>Clear answered</button> <a href="#ask-link" class="q-link">Audience link and QR code</a></div>
+</section>`;
+}
+
 const ADJUSTS_MS = [-300_000, -60_000, -10_000, 10_000, 60_000, 300_000] as const;
 
 function adjustButton(ms: number): string {
@@ -123,7 +141,7 @@ export function renderControlPage(view: ControlPageView): string {
 <script src="${CONTROL_SCRIPT_SRC}" defer></script>
 </head>
 <body data-api-key="${escapeHtml(view.apiKey)}" data-viewer-key="${escapeHtml(view.viewerKey)}">
-<header id="top"><h1>Showclock control</h1><span id="connection" role="status">connecting…</span><strong id="show-state" role="status" aria-live="assertive"></strong></header>
+<header id="top"><h1>Showclock control</h1><span id="connection" role="status">connecting…</span><a id="questions-badge" class="q-badge" href="#questions" aria-live="polite" hidden></a><strong id="show-state" role="status" aria-live="assertive"></strong></header>
 <div id="storage-banner" role="alert" hidden><strong>Not saving</strong> <span id="storage-banner-text"></span></div>
 <div id="notice" role="alert" hidden><span id="notice-text"></span><button type="button" id="notice-close" aria-label="Dismiss">✕</button></div>
 <noscript><p>The control console needs JavaScript. The API and the URLs below work without it.</p></noscript>
@@ -168,6 +186,7 @@ ${displayPanelHtml()}
 <div class="row"><button type="button" id="preset-save">Save as preset</button><span class="hint">Presets: one click shows one. Kept in this browser only.</span></div>
 <ul id="msg-presets" class="preset-list" aria-label="Message presets"></ul>
 </section>
+${questionsPanelHtml()}
 <section aria-labelledby="h-settings">
 <h2 id="h-settings">Settings</h2>
 <div class="row" role="group" aria-label="At zero">At zero:
@@ -211,6 +230,13 @@ ${copyField('viewer-url', view.viewerUrl, 'Viewer link')}
 ${copyField('api-key', view.apiKey, 'API key')}
 <label for="api-base">API base</label>
 ${copyField('api-base', `${view.origin}/api/v1/${view.apiKey}`, 'API base')}
+</div>
+</div>
+<div class="viewer" id="ask-link">
+${view.askQrSvg}
+<div>
+<label for="ask-url">Audience link (phones in the hall send questions here; the display setting “Audience link” puts this code on the screens)</label>
+${copyField('ask-url', view.askUrl, 'Audience link')}
 </div>
 </div>
 <h3 class="sub">Button panels (Companion: Generic HTTP module, GET request)</h3>

@@ -1,6 +1,6 @@
 // The control console's page: GET /control/{api_key}. It gets the pages' common
 // headers (CSP allowing only the box's own files; no-referrer, since the key is
-// in the URL) and draws the viewer link's QR code here as SVG, so the page needs
+// in the URL) and draws the viewer and audience links' QR codes here as SVG, so the page needs
 // nothing from the internet. Wrong keys are counted per client address with the
 // API's quota, so the key cannot be guessed through this page faster than
 // through the API, and are answered like a wrong API key (rate-limit headers,
@@ -13,6 +13,7 @@ import { publicHost } from '../app/urls.js';
 import { addAnswerHeaders } from './answer.js';
 import type { AppEnv, Keys } from './app.js';
 import { hitForAddress } from './address-quota.js';
+import { askQrSvg, askUrl } from './ask-link.js';
 import { renderControlPage } from './control-page-html.js';
 import { wrongLinkRefusal } from './error-page.js';
 import { pageHeaders } from './page-headers.js';
@@ -61,7 +62,9 @@ export function mountControlPage(app: Hono<AppEnv>, deps: ControlPageDeps): void
     const headers = pageHeaders({ keyInUrl: true });
     const origin = lanOrigin(c.req.url);
     const viewerUrl = `${origin}/view/${keys.viewerKey}`;
-    const html = renderControlPage({ apiKey: keys.apiKey, viewerKey: keys.viewerKey, origin, viewerUrl, qrSvg: await viewerQrSvg(viewerUrl) });
+    const audienceUrl = askUrl(origin, keys.audienceKey);
+    const [qrSvg, audienceQrSvg] = await Promise.all([viewerQrSvg(viewerUrl), askQrSvg(audienceUrl)]);
+    const html = renderControlPage({ apiKey: keys.apiKey, viewerKey: keys.viewerKey, origin, viewerUrl, qrSvg, askUrl: audienceUrl, askQrSvg: audienceQrSvg });
     return c.body(html, 200, headers);
   });
 }

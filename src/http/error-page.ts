@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { errorResponse } from './api-errors.js';
 import { answer } from './answer.js';
 import { CONTROL_STYLE_HREF, escapeHtml } from './control-page-html.js';
+import { pageHead } from './page-head.js';
 import { pageHeaders } from './page-headers.js';
 import type { RateDecision } from './rate-limit.js';
 
@@ -16,17 +17,7 @@ export function wantsHtml(c: Context): boolean {
 }
 
 export function renderErrorPage(title: string, message: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<title>Showclock: ${escapeHtml(title)}</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${CONTROL_STYLE_HREF}">
-</head>
+  return `${pageHead({ title: `Showclock: ${title}`, stylesheet: CONTROL_STYLE_HREF })}
 <body>
 <header><h1>Showclock</h1></header>
 <section role="alert"><h2>${escapeHtml(title)}</h2><p>${escapeHtml(message)}</p></section>

@@ -57,7 +57,7 @@ function problem(expected: string): (iss: { input?: unknown }) => string {
 }
 
 /** A whole number written in decimal; `signed` allows a leading + or -. */
-function integerField(opts: {
+function integerFieldNow(opts: {
   min: number;
   max: number;
   signed: boolean;
@@ -95,7 +95,7 @@ function integerField(opts: {
  * panel cannot send null), null in JSON. The document shows the query form as
  * "an integer in range, or the empty string".
  */
-function instantField(opts: { description: string; example: number; badExample: string }): FieldDef<number | null> {
+function instantFieldNow(opts: { description: string; example: number; badExample: string }): FieldDef<number | null> {
   const hint =
     `milliseconds since the epoch (1970-01-01T00:00:00Z) from ${SCHEDULED_AT_MIN_MS} to ${SCHEDULED_AT_MAX_MS}, e.g. ${opts.example}; ` +
     'empty in a query, or null in JSON, for none';
@@ -128,7 +128,7 @@ const ZONE_NAME = /^[A-Za-z0-9_+\-/]{1,64}$/;
  * database knows it is the room's check (domain/time-zone.ts), which answers 400
  * naming the zone: no document can list a database that differs from box to box.
  */
-function timeZoneField(): FieldDef<string> {
+function timeZoneFieldNow(): FieldDef<string> {
   const schema = z
     .string({ error: problem('must be an IANA time zone name such as Europe/Berlin') })
     .regex(ZONE_NAME, { error: (iss) => `must be an IANA time zone name such as Europe/Berlin (letters, digits, _ + - /, at most 64); ${describeInput(iss.input)}` })
@@ -174,7 +174,7 @@ export function textPattern(opts: { max: number; trimmed: boolean }): RegExp {
  * message something that shows. Checked here too, so that a bad value is a 400 naming
  * its field before anything else, and the document carries the same rules as a pattern.
  */
-function textField(opts: {
+function textFieldNow(opts: {
   name: string;
   max: number;
   trim: boolean;
@@ -216,7 +216,7 @@ const TAG_ID = new RegExp(`^[A-Za-z0-9_-]{0,${TAG_ID_MAX_CHARS}}$`);
  * A tag's id, or none: empty (a query, or JSON) or null (JSON) clears a timer's tag.
  * Whether the room has the tag is the room's check (400 naming `tagId`).
  */
-function tagIdField(): FieldDef<string | null> {
+function tagIdFieldNow(): FieldDef<string | null> {
   const hint = `the id of one of the room's tags (state.tags lists them): letters, digits, - and _, at most ${TAG_ID_MAX_CHARS}; empty for none`;
   const id = z
     .string({ error: problem(`must be ${hint}`) })
@@ -240,7 +240,7 @@ function tagIdField(): FieldDef<string | null> {
 const QUESTION_ID = new RegExp(`^[A-Za-z0-9_-]{1,${QUESTION_ID_MAX_CHARS}}$`);
 
 /** An audience question's id; whether the room has it is the room's check (400 naming `questionId`). */
-function questionIdField(): FieldDef<string> {
+function questionIdFieldNow(): FieldDef<string> {
   const hint = `the id of one of the room's questions (GET /questions lists them): letters, digits, - and _, 1 to ${QUESTION_ID_MAX_CHARS}`;
   const schema = z
     .string({ error: problem(`must be ${hint}`) })
@@ -260,7 +260,7 @@ function questionIdField(): FieldDef<string> {
 /** `#rrggbb` (the `#` may be left out, which a query can send without encoding it as %23). */
 const COLOUR = /^#?[0-9a-fA-F]{6}$/;
 
-function colourField(description: string, example: string): FieldDef<string> {
+function colourFieldNow(description: string, example: string): FieldDef<string> {
   const schema = z
     .string({ error: problem('must be a colour written #rrggbb, e.g. #ff9f0a') })
     .regex(COLOUR, { error: (iss) => `must be a colour written #rrggbb (six hex digits), e.g. #ff9f0a; ${describeInput(iss.input)}` })
@@ -276,7 +276,7 @@ function colourField(description: string, example: string): FieldDef<string> {
   };
 }
 
-function enumField<const T extends readonly [string, ...string[]]>(values: T, description: string, badExample: string): FieldDef<T[number]> {
+function enumFieldNow<const T extends readonly [string, ...string[]]>(values: T, description: string, badExample: string): FieldDef<T[number]> {
   const schema = z.enum(values, {
     error: problem(`must be one of ${values.join(', ')}`),
   });
@@ -284,7 +284,7 @@ function enumField<const T extends readonly [string, ...string[]]>(values: T, de
 }
 
 /** `0`/`1` in a query, a boolean in JSON (decisions.md, "Inputs and bounds"). */
-function flagField(description: string): FieldDef<boolean> {
+function flagFieldNow(description: string): FieldDef<boolean> {
   const query = z
     .enum(['0', '1'], { error: problem('must be 0 or 1') })
     .transform((flag) => flag === '1');
@@ -292,18 +292,69 @@ function flagField(description: string): FieldDef<boolean> {
   return { query, json, queryDoc: query, description, example: '1', jsonExample: true, badExample: 'yes' };
 }
 
+/**
+ * A field whose definition (its zod schemas above all) is made when something first
+ * reads it: a request with that field, or the OpenAPI document. zod schemas are
+ * heavy, about 400 KB of heap for the whole table (BENCHMARKS.md), which a box
+ * that idles, or that is only ever sent a few of the commands, need not hold.
+ */
+function lazyField<T>(build: () => FieldDef<T>): FieldDef<T> {
+  let def: FieldDef<T> | undefined;
+  const made = (): FieldDef<T> => (def ??= build());
+  return {
+    get query() {
+      return made().query;
+    },
+    get json() {
+      return made().json;
+    },
+    get queryDoc() {
+      return made().queryDoc;
+    },
+    get description() {
+      return made().description;
+    },
+    get example() {
+      return made().example;
+    },
+    get jsonExample() {
+      return made().jsonExample;
+    },
+    get badExample() {
+      return made().badExample;
+    },
+  };
+}
+
+/** The builder, made lazy (lazyField); its signature, generics included, is the builder's own. */
+function lazily<B extends (...args: never[]) => FieldDef<unknown>>(builder: B): B {
+  return ((...args: Parameters<B>) => lazyField(() => builder(...args))) as unknown as B;
+}
+
+const integerField = lazily(integerFieldNow);
+const instantField = lazily(instantFieldNow);
+const timeZoneField = lazily(timeZoneFieldNow);
+const textField = lazily(textFieldNow);
+const tagIdField = lazily(tagIdFieldNow);
+const questionIdField = lazily(questionIdFieldNow);
+const colourField = lazily(colourFieldNow);
+const enumField = lazily(enumFieldNow);
+const flagField = lazily(flagFieldNow);
+
 /** `on`: `0` is off, any other value (even empty) is on (remote-control-api.md §3). */
-const onQuery = z.string().transform((text) => text !== '0');
-const onField: FieldDef<boolean> = {
-  query: onQuery,
-  json: z
-    .string({ error: problem('must be a string: "0" for off, anything else for on') })
-    .transform((text) => text !== '0'),
-  queryDoc: onQuery,
-  description: '`0` switches off; any other value switches on. Missing means on.',
-  example: '1',
-  jsonExample: '1',
-};
+const onField: FieldDef<boolean> = lazyField(() => {
+  const onQuery = z.string().transform((text) => text !== '0');
+  return {
+    query: onQuery,
+    json: z
+      .string({ error: problem('must be a string: "0" for off, anything else for on') })
+      .transform((text) => text !== '0'),
+    queryDoc: onQuery,
+    description: '`0` switches off; any other value switches on. Missing means on.',
+    example: '1',
+    jsonExample: '1',
+  };
+});
 
 export const fields = {
   ms: integerField({

@@ -6,6 +6,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from './app.js';
 import { CONTROL_STYLE_HREF } from './control-page-html.js';
+import { pageHead } from './page-head.js';
 import { pageHeaders } from './page-headers.js';
 
 export const HOME_SCRIPT_SRC = '/assets/home.js';
@@ -19,18 +20,7 @@ export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0
 </svg>
 `;
 
-export const FRONT_DOOR_HTML = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<title>Showclock</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${CONTROL_STYLE_HREF}">
-<script src="${HOME_SCRIPT_SRC}" defer></script>
-</head>
+export const FRONT_DOOR_HTML = `${pageHead({ title: 'Showclock', stylesheet: CONTROL_STYLE_HREF, script: HOME_SCRIPT_SRC })}
 <body class="front-door">
 <header><h1>Showclock</h1></header>
 <section>

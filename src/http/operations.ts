@@ -431,7 +431,7 @@ const v1Display: Operation[] = [
   }),
 ];
 
-/** A moderation step on the question `questionId` (404 when the room has no such question). */
+/** A moderation step on the question `questionId` (400 naming it when the room has no such question). */
 function questionStep(path: string, operationId: string, summary: string, description: string, type: 'question.approve' | 'question.hide' | 'question.answered' | 'question.delete'): Operation {
   return operation({
     operationId,

@@ -47,13 +47,19 @@ export interface PixelStats {
   readonly maxChannel: number;
   /** Pixels that are clearly red (R high, G and B low). */
   readonly red: number;
+  /** Share (0 to 1) of the pixels within a small distance of the `near` colour asked for; 0 when none was. */
+  readonly nearShare: number;
 }
 
-/** Decodes a PNG in a blank page and counts what it shows, optionally in a region (fractions of the size). */
+/**
+ * Decodes a PNG in a blank page and counts what it shows, optionally in a region
+ * (fractions of the size), and how much of it is close to `near` (`#rrggbb`).
+ */
 export async function pixelStats(
   browser: Browser,
   png: Buffer,
   region: { x: number; y: number; w: number; h: number } = { x: 0, y: 0, w: 1, h: 1 },
+  near = '#000000',
 ): Promise<PixelStats> {
   const page = await browser.newPage();
   try {
@@ -73,18 +79,21 @@ export async function pixelStats(
         const w = Math.max(1, Math.floor(args.region.w * img.naturalWidth));
         const h = Math.max(1, Math.floor(args.region.h * img.naturalHeight));
         const data = ctx.getImageData(x, y, w, h).data;
+        const want = [1, 3, 5].map((i) => parseInt(args.near.slice(i, i + 2), 16));
         let maxChannel = 0;
         let red = 0;
+        let close = 0;
         for (let i = 0; i < data.length; i += 4) {
           const r = data[i] ?? 0;
           const g = data[i + 1] ?? 0;
           const b = data[i + 2] ?? 0;
           maxChannel = Math.max(maxChannel, r, g, b);
           if (r > 180 && g < 90 && b < 90) red += 1;
+          if (Math.abs(r - (want[0] ?? 0)) + Math.abs(g - (want[1] ?? 0)) + Math.abs(b - (want[2] ?? 0)) <= 24) close += 1;
         }
-        return { pixels: data.length / 4, maxChannel, red };
+        return { pixels: data.length / 4, maxChannel, red, nearShare: close / (data.length / 4) };
       },
-      { b64: png.toString('base64'), region },
+      { b64: png.toString('base64'), region, near },
     );
   } finally {
     await page.close();

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGO_FIXTURES } from '../helpers/logo-fixtures.js';
-import { ARTIFACTS, launchChromium } from './browser-kit.js';
+import { ARTIFACTS, launchChromium, pixelStats } from './browser-kit.js';
 import { buildPagesOnce } from './control-server.js';
 import { API_KEY, startLiveServer, type LiveServer } from './live-server.js';
 
@@ -50,37 +50,7 @@ function rgb(hex: string): string {
 
 /** The share of a PNG's pixels (in a region, as fractions) within a small distance of a colour. */
 async function share(png: Buffer, hex: string, region = { x: 0, y: 0, w: 1, h: 1 }): Promise<number> {
-  const page = await browser.newPage();
-  try {
-    return await page.evaluate(
-      async (args) => {
-        const img = new Image();
-        img.src = `data:image/png;base64,${args.b64}`;
-        await img.decode();
-        const canvas = document.createElement('canvas');
-        canvas.width = img.naturalWidth;
-        canvas.height = img.naturalHeight;
-        const ctx = canvas.getContext('2d');
-        if (ctx === null) throw new Error('no 2d context');
-        ctx.drawImage(img, 0, 0);
-        const x = Math.floor(args.region.x * img.naturalWidth);
-        const y = Math.floor(args.region.y * img.naturalHeight);
-        const w = Math.max(1, Math.floor(args.region.w * img.naturalWidth));
-        const h = Math.max(1, Math.floor(args.region.h * img.naturalHeight));
-        const data = ctx.getImageData(x, y, w, h).data;
-        const want = [1, 3, 5].map((i) => parseInt(args.hex.slice(i, i + 2), 16));
-        let near = 0;
-        for (let i = 0; i < data.length; i += 4) {
-          const d = Math.abs((data[i] ?? 0) - (want[0] ?? 0)) + Math.abs((data[i + 1] ?? 0) - (want[1] ?? 0)) + Math.abs((data[i + 2] ?? 0) - (want[2] ?? 0));
-          if (d <= 24) near += 1;
-        }
-        return near / (data.length / 4);
-      },
-      { b64: png.toString('base64'), hex, region },
-    );
-  } finally {
-    await page.close();
-  }
+  return (await pixelStats(browser, png, region, hex)).nearShare;
 }
 
 const style = (page: Page, selector: string, property: string): Promise<string> =>

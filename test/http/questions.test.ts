@@ -201,3 +201,29 @@ describe('a body without a length', () => {
     expect(t.service.room.questions).toEqual([]);
   });
 });
+
+describe('a crowd', () => {
+  it('takes 300 questions a minute for the whole box, then answers 503 with Retry-After, and the minute after takes more', async () => {
+    const t = createTestApp();
+    const send = (i: number) =>
+      t.request(`/ask/${AUDIENCE_KEY}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text: `Question ${i}?` }),
+        // Five from each of 61 phones: every one within its own limit.
+        client: `10.0.${Math.floor(i / 5)}.1`,
+      });
+    const answers = await Promise.all(Array.from({ length: 305 }, (_, i) => send(i)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(300);
+    const refused = answers.filter((a) => a.status === 503);
+    expect(refused).toHaveLength(5);
+    expect(refused[0]?.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await errorOf(refused[0] as Response)).toMatch(/^the box is taking many questions right now; try again in \d+ s/);
+    expect(t.service.room.questions).toHaveLength(300);
+    // The API key's quota was never touched.
+    expect((await t.get('v1', '/state')).headers.get('ratelimit-remaining')).toBe('99');
+    t.clock.advance(60_000);
+    expect((await send(1_000)).status).toBe(201);
+  });
+});

@@ -11,7 +11,15 @@ import { DISPLAY_HTML } from '../../src/http/display-html.js';
 import { changeBody, changeWords, SHOW_LABELS, type ShowField } from '../../src/pages/control/display-panel.js';
 import { dropIndex, dropSpot, edgeScroll } from '../../src/pages/control/row-drag.js';
 
-const page = renderControlPage({ apiKey: 'k', viewerKey: 'v', origin: 'http://box', viewerUrl: 'http://box/view/v', qrSvg: '<svg class="qr"></svg>' });
+const page = renderControlPage({
+  apiKey: 'k',
+  viewerKey: 'v',
+  origin: 'http://box',
+  viewerUrl: 'http://box/view/v',
+  qrSvg: '<svg class="qr"></svg>',
+  askUrl: 'http://box/ask/a',
+  askQrSvg: '<svg class="qr"></svg>',
+});
 
 const idsOf = (html: string): string[] => Array.from(html.matchAll(/\sid="([^"]+)"/g), (m) => m[1] as string);
 

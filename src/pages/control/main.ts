@@ -18,6 +18,7 @@ import { MessageComposer } from './message-composer.js';
 import { MessagePresets } from './message-presets.js';
 import { Notices } from './notices.js';
 import { Preview } from './preview.js';
+import { QuestionsPanel } from './questions-panel.js';
 import { RoomCommands } from './room-commands.js';
 import { RunningOrder } from './running-order.js';
 import { SettingsPanel } from './settings-panel.js';
@@ -60,7 +61,8 @@ function start(): void {
     if (!live) readState('Running order');
   });
   new CsvPanel(commands);
-  const preview = new Preview(clock);
+  const questions = new QuestionsPanel(commands);
+  const preview = new Preview(clock, viewerKey);
   latest.subscribe((snapshot: Snapshot) => {
     transport.render(snapshot);
     composer.render(snapshot);
@@ -68,6 +70,7 @@ function start(): void {
     tags.render(snapshot);
     display.render(snapshot);
     order.render(snapshot);
+    questions.render(snapshot);
     preview.show(snapshot);
     document.body.setAttribute('data-seq', String(snapshot.seq));
   });

@@ -24,7 +24,8 @@ export class Preview {
   /** The screen's own refit, called once the box's units follow a new size. */
   #refit: () => void = () => {};
 
-  constructor(clock: ServerClock) {
+  /** `viewerKey`: the preview loads the audience link's code as a viewer does, from the viewer link. */
+  constructor(clock: ServerClock, viewerKey: string) {
     this.#clock = clock;
     const box = this.#box;
     this.#screen = createScreen({
@@ -37,6 +38,7 @@ export class Preview {
       onResize: (refit) => {
         this.#refit = refit;
       },
+      askLinkUrl: `/view/${encodeURIComponent(viewerKey)}/ask-link.svg`,
     });
     // The box follows the console's layout, not only the window: watched where the browser can.
     const Observer = (window as Window & { ResizeObserver?: typeof ResizeObserver }).ResizeObserver;

@@ -4,8 +4,9 @@
 // draws the same markup (display-html.ts) with the same code into a box of its
 // own, so what the operator sees is what the screens show.
 import type { DisplaySettings } from '../../domain/types.js';
-import type { Face, FaceMessage, Hold, Tone } from './face.js';
-import { fitMessage, fitTime, whenFontsLoaded, type ScreenSize } from './fit.js';
+import { askLinkImage } from './ask-link-image.js';
+import type { Face, FaceMessage, FaceQuestion, Hold, Tone } from './face.js';
+import { fitMessage, fitQuestion, fitTime, whenFontsLoaded, type ScreenSize } from './fit.js';
 
 /** The ids of the screen's parts in the display's markup (display-html.ts). */
 export type ScreenPart =
@@ -25,7 +26,11 @@ export type ScreenPart =
   | 'onair'
   | 'logo'
   | 'blackout'
-  | 'link';
+  | 'link'
+  | 'question'
+  | 'question-text'
+  | 'question-name'
+  | 'ask-link';
 
 /** Where a screen is drawn: the display page's window, or the console's preview box. */
 export interface ScreenHost {
@@ -36,6 +41,8 @@ export interface ScreenHost {
   backdrop(colour: string): void;
   /** Calls `refit` after the screen's size changed. */
   onResize(refit: () => void): void;
+  /** Where this screen loads the audience link's code from: under its own link, which the box checks. */
+  readonly askLinkUrl: string;
 }
 
 /** The display page: the parts by their ids, the window as the screen. */
@@ -53,6 +60,8 @@ export function windowHost(): ScreenHost {
     onResize(refit) {
       window.addEventListener('resize', refit);
     },
+    // Under the page's own path, as its stream and time are: /display/… or /view/{key}/….
+    askLinkUrl: `${location.pathname.replace(/\/+$/, '')}/ask-link.svg`,
   };
 }
 
@@ -72,6 +81,7 @@ const HIDDEN_WHEN_OFF: readonly (readonly [keyof Look, string])[] = [
   ['showProgress', 'no-progress'],
   ['showTag', 'no-tag'],
   ['showMessage', 'no-message'],
+  ['showQuestion', 'no-question'],
 ];
 
 export interface Screen {
@@ -103,17 +113,31 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
   const logo = element('logo');
   const blackout = element('blackout');
   const link = element('link');
+  const question = element('question');
+  const questionText = element('question-text');
+  const questionName = element('question-name');
+  const askLinkPart = element('ask-link');
+  if (!(askLinkPart instanceof HTMLImageElement)) throw new Error('screen: #ask-link is not an image');
+  const askLink = askLinkImage(askLinkPart, host.askLinkUrl);
+  let linkLost = false;
 
   let last: Face | null = null;
   let lastMessage: FaceMessage | null = null;
+  let lastQuestion: FaceQuestion | null = null;
+  /** `has-message`, `has-question`: what shares the column with the time, so the stylesheet can share the height out. */
+  let contentClasses = '';
 
   const setTone = (tone: Tone, danger: boolean, inverted: boolean, hold: Hold): void => {
-    screen.className = `screen tone-${tone}${danger ? ' tone-danger' : ''}${inverted ? ' inverted' : ''} hold-${hold}${lookClasses}`;
+    const className = `screen tone-${tone}${danger ? ' tone-danger' : ''}${inverted ? ' inverted' : ''} hold-${hold}${lookClasses}${contentClasses}`;
+    if (screen.className !== className) screen.className = className;
   };
   // Sizes depend on the window and on what shares the column with the time: fitted
   // again when either changes, not every second (same-length digits have one width).
+  // The message and the question first: the time gets what they leave.
   const refit = (): void => {
-    fitMessage(message, messageText, host.size());
+    const size = host.size();
+    fitMessage(message, messageText, size);
+    fitQuestion(question, questionText, questionName, size);
     fitTime(clock, time, mark);
   };
   host.onResize(refit);
@@ -132,7 +156,13 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
           layoutChanged = true;
         }
       }
-      if (prev === null || prev.tone !== face.tone || prev.danger !== face.danger || prev.inverted !== face.inverted || prev.hold !== face.hold) {
+      const content = `${face.message === null ? '' : ' has-message'}${face.question === null ? '' : ' has-question'}`;
+      const contentChanged = content !== contentClasses;
+      if (contentChanged) {
+        contentClasses = content;
+        layoutChanged = true;
+      }
+      if (prev === null || contentChanged || prev.tone !== face.tone || prev.danger !== face.danger || prev.inverted !== face.inverted || prev.hold !== face.hold) {
         setTone(face.tone, face.danger, face.inverted, face.hold);
       }
       if (prev === null || prev.hold !== face.hold) {
@@ -193,6 +223,28 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
         if (lm === null) message.hidden = false;
       }
       lastMessage = m;
+
+      // Text only (textContent): whatever the audience typed is shown as the characters it is.
+      const q = face.question;
+      const lq = lastQuestion;
+      if (q === null) {
+        if (lq !== null || prev === null) {
+          question.hidden = true;
+          layoutChanged = true;
+        }
+      } else {
+        if (lq === null || lq.text !== q.text) {
+          questionText.textContent = q.text;
+          layoutChanged = true;
+        }
+        if (lq === null || lq.name !== q.name) {
+          questionName.textContent = q.name ?? '';
+          questionName.hidden = q.name === null;
+          layoutChanged = true;
+        }
+        if (lq === null) question.hidden = false;
+      }
+      lastQuestion = q;
       last = face;
       if (layoutChanged) refit();
     },
@@ -202,6 +254,9 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
       lookKey = key;
       lookClasses = ` layout-${look.layout}`;
       for (const pair of HIDDEN_WHEN_OFF) if (!look[pair[0]]) lookClasses += ` ${pair[1]}`;
+      // The clock keeps room for the code beside the digits (screen.css), so it never covers them.
+      if (look.showAskLink) lookClasses += ' with-ask-link';
+      askLink.show(look.showAskLink);
       // Custom properties through the style object (the CSP allows no style attribute).
       screen.style.setProperty('--bg', look.background);
       screen.style.setProperty('--normal', look.normalColour);
@@ -223,6 +278,9 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
     },
     setLink(up) {
       link.hidden = up;
+      // Back after a loss: the box may have restarted (a rotated audience key), so the code is fetched again.
+      if (up && linkLost) askLink.reload();
+      linkLost = !up;
     },
   };
 }
