@@ -4,6 +4,7 @@
 // through data- attributes, so the page's CSP can allow only the box's own files.
 import { DISPLAY_HTML } from './display-html.js';
 import { escapeHtml } from './html-text.js';
+import { pageHead } from './page-head.js';
 
 export interface ControlPageView {
   readonly apiKey: string;
@@ -128,18 +129,7 @@ export function renderControlPage(view: ControlPageView): string {
       (example, i) => `<span>${escapeHtml(example.label)}</span>${copyField(`example-${i}`, example.url, `URL: ${example.label}`)}`,
     )
     .join('');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<title>Showclock control</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${CONTROL_STYLE_HREF}">
-<script src="${CONTROL_SCRIPT_SRC}" defer></script>
-</head>
+  return `${pageHead({ title: 'Showclock control', stylesheet: CONTROL_STYLE_HREF, script: CONTROL_SCRIPT_SRC })}
 <body data-api-key="${escapeHtml(view.apiKey)}" data-viewer-key="${escapeHtml(view.viewerKey)}">
 <header id="top"><h1>Showclock control</h1><span id="connection" role="status">connecting…</span><a id="questions-badge" class="q-badge" href="#questions" aria-live="polite" hidden></a><strong id="show-state" role="status" aria-live="assertive"></strong></header>
 <div id="storage-banner" role="alert" hidden><strong>Not saving</strong> <span id="storage-banner-text"></span></div>

@@ -99,3 +99,16 @@ export async function pixelStats(
     await page.close();
   }
 }
+
+/** An element's box on the page, as Playwright's boundingBox gives it. */
+export interface Box {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Whether two boxes share any area (touching edges do not). */
+export function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}

@@ -2,30 +2,17 @@
 // server: a file with one bad row is refused by its line number and creates
 // nothing; the corrected file adds its 30 timers at the end, in order; the
 // export downloads the same rows. Screenshot to test-artifacts/console-csv.png.
-import { mkdirSync, readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import type { Room } from '../../src/domain/types.js';
-import { buildPagesOnce, launchChromium, startControlServer } from './control-server.js';
+import { openConsole, startControlServer, useBrowserRig } from './control-server.js';
 
 const ARTIFACTS = 'test-artifacts';
 const MOMENT = { timeout: 5_000, interval: 40 };
 const HEADER = 'label,speaker,duration,warnAt,appearance,tag,scheduledAt';
 
-let browser: Browser;
-let pages: { dir: string; remove: () => void };
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  pages = await buildPagesOnce();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  pages?.remove();
-});
+const rig = useBrowserRig();
 
 /** One timer and one tag, so the import's rows land after an existing one and can name a tag. */
 function room(): Room {
@@ -49,15 +36,10 @@ function showCsv(badRow: boolean): string {
 
 describe('console CSV import and export', { timeout: 60_000 }, () => {
   it('refuses a bad row by line, imports the corrected file in order, and exports the same rows', async () => {
-    const server = await startControlServer({ pagesDir: pages.dir, room: room() });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
+    const server = await startControlServer({ pagesDir: rig.pagesDir, room: room() });
+    const context = await rig.browser.newContext({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true });
     try {
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(error.message));
-      await page.goto(server.controlUrl);
-      await page.waitForSelector('#connection.live');
-      await page.waitForSelector('body[data-seq]');
+      const { page, problems } = await openConsole(context, server.controlUrl);
 
       // Row 17 is the file's line 18 (after the header): refused there, nothing sent.
       await page.setInputFiles('#csv-file', { name: 'show.csv', mimeType: 'text/csv', buffer: Buffer.from(showCsv(true)) });

@@ -10,34 +10,30 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGO_FIXTURES } from '../helpers/logo-fixtures.js';
-import { ARTIFACTS, launchChromium, pixelStats } from './browser-kit.js';
-import { buildPagesOnce } from './control-server.js';
+import { ARTIFACTS, pixelStats } from './browser-kit.js';
+import { useBrowserRig } from './control-server.js';
 import { API_KEY, startLiveServer, type LiveServer } from './live-server.js';
 
 const MOMENT = { timeout: 8_000, interval: 50 };
 const CHROMA = '#00b140';
 const AMBER = '#ffcc00';
 
-let browser: Browser;
-let pages: { dir: string; remove: () => void };
+const rig = useBrowserRig();
 let dataDir: string;
 let server: LiveServer;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   dataDir = mkdtempSync(path.join(tmpdir(), 'showclock-display-panel-'));
-  [pages, browser] = await Promise.all([buildPagesOnce(), launchChromium()]);
-  server = await startLiveServer({ pagesDir: pages.dir, dataDir });
+  server = await startLiveServer({ pagesDir: rig.pagesDir, dataDir });
   await server.run({ type: 'timer.create', id: 'k1', fields: { label: 'Keynote', speaker: 'Ada Lovelace', duration: 1_800_000 } }, { type: 'timer.select', id: 'k1' }, { type: 'start' });
 }, 120_000);
 
 afterAll(async () => {
   await server?.close();
-  await browser?.close();
-  pages?.remove();
   if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -50,7 +46,7 @@ function rgb(hex: string): string {
 
 /** The share of a PNG's pixels (in a region, as fractions) within a small distance of a colour. */
 async function share(png: Buffer, hex: string, region = { x: 0, y: 0, w: 1, h: 1 }): Promise<number> {
-  return (await pixelStats(browser, png, region, hex)).nearShare;
+  return (await pixelStats(rig.browser, png, region, hex)).nearShare;
 }
 
 const style = (page: Page, selector: string, property: string): Promise<string> =>
@@ -80,8 +76,8 @@ async function openConsole(context: BrowserContext): Promise<{ page: Page; probl
 
 describe('the Display panel and the live preview', () => {
   it('changes the preview and every screen from the console: logo, colour, background, layout, size, elements', async () => {
-    const consoleContext = await browser.newContext({ viewport: { width: 1366, height: 768 }, timezoneId: 'UTC' });
-    const kioskContext = await browser.newContext({ viewport: { width: 1280, height: 720 }, timezoneId: 'UTC' });
+    const consoleContext = await rig.browser.newContext({ viewport: { width: 1366, height: 768 }, timezoneId: 'UTC' });
+    const kioskContext = await rig.browser.newContext({ viewport: { width: 1280, height: 720 }, timezoneId: 'UTC' });
     try {
       const { page, problems } = await openConsole(consoleContext);
       const kiosk = await kioskContext.newPage();
@@ -195,7 +191,7 @@ describe('the Display panel and the live preview', () => {
   }, 90_000);
 
   it('shows a change pushed from elsewhere, but not over a colour being chosen', async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const context = await rig.browser.newContext({ viewport: { width: 1366, height: 768 } });
     try {
       const { page, problems } = await openConsole(context);
       await server.run({ type: 'display.set', display: { warningColour: '#00ffff', layout: 'minimal' } });
@@ -219,7 +215,7 @@ describe('the Display panel and the live preview', () => {
   }, 60_000);
 
   it('shows a refused upload in the box’s own words, under the upload control', async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const context = await rig.browser.newContext({ viewport: { width: 1366, height: 768 } });
     try {
       const { page, problems } = await openConsole(context);
       const before = (await server.service.snapshot()).display.logo;
@@ -263,7 +259,7 @@ describe('the Display panel and the live preview', () => {
   }, 60_000);
 
   it('fits a 390×844 phone: no sideways scrolling, every control of the panel on screen', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await rig.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     try {
       const { page, problems } = await openConsole(context);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);

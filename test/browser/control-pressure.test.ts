@@ -1,31 +1,18 @@
 // The console for a guest stage manager under pressure (issue 15, part 4), in
 // Chromium: blackout and ON AIR turn the whole header into a coloured band with
 // the word. Screenshots go to test-artifacts/.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import type { Room } from '../../src/domain/types.js';
 import { dropIndex } from '../../src/pages/control/row-drag.js';
-import { buildPagesOnce, launchChromium, startControlServer, type ControlServer } from './control-server.js';
+import { startControlServer, useBrowserRig, type ControlServer } from './control-server.js';
 
 const ARTIFACTS = 'test-artifacts';
 const MOMENT = { timeout: 5_000, interval: 40 };
 
-let browser: Browser;
-let pages: { dir: string; remove: () => void };
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  pages = await buildPagesOnce();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  pages?.remove();
-});
+const rig = useBrowserRig();
 
 /** A running order long enough to scroll: 12 timers, the first active and paused. */
 function longRoom(): Room {
@@ -40,8 +27,8 @@ async function withConsole(
   viewport: { width: number; height: number },
   fn: (page: Page, server: ControlServer) => Promise<void>,
 ): Promise<void> {
-  const server = await startControlServer({ pagesDir: pages.dir, room: longRoom() });
-  const context = await browser.newContext({ viewport });
+  const server = await startControlServer({ pagesDir: rig.pagesDir, room: longRoom() });
+  const context = await rig.browser.newContext({ viewport });
   const problems: string[] = [];
   try {
     const page = await context.newPage();

@@ -2,12 +2,14 @@
 // room service, push hub and system clock, on 127.0.0.1 at a free port, with
 // the page bundles built fresh into a temporary directory. And Debian's
 // chromium, driven by playwright-core.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { ARTIFACTS, CHROMIUM, launchChromium } from './browser-kit.js';
 import { buildPages } from '../../scripts/build.mjs';
 import { systemClock, timeoutScheduler } from '../../src/app/clock.js';
 import { RoomService } from '../../src/app/room-service.js';
@@ -26,20 +28,59 @@ export const API_KEY = 'BrowserApiKey_0123456789-abcdEF';
 export const VIEWER_KEY = 'BrowserViewerKey_9876543210-zyXW';
 export const AUDIENCE_KEY = 'BrowserAudienceKey_9876543210-zyXW';
 
-export const CHROMIUM = '/usr/bin/chromium';
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
-}
+export { CHROMIUM, launchChromium };
 
 /** Builds the page bundles once into a temporary directory; returns it and a cleanup. */
 export async function buildPagesOnce(): Promise<{ dir: string; remove: () => void }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'showclock-pages-'));
   await buildPages({ outdir: dir });
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Opens the console in `context`, live and with a snapshot shown; `problems` collects the page's script errors. */
+export async function openConsole(context: BrowserContext, controlUrl: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(controlUrl);
+  await page.waitForSelector('#connection.live');
+  await page.waitForSelector('body[data-seq]');
+  return { page, problems };
+}
+
+/** What a browser test file works with: Chromium, and the page bundles built for it. */
+export interface BrowserRig {
+  readonly browser: Browser;
+  readonly pagesDir: string;
+}
+
+/**
+ * Builds the pages and starts Chromium before the file's tests (call it at the top
+ * of the file, before its own hooks) and removes both after them.
+ */
+export function useBrowserRig(): BrowserRig {
+  let browser: Browser | undefined;
+  let pages: { dir: string; remove: () => void } | undefined;
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    [pages, browser] = await Promise.all([buildPagesOnce(), launchChromium()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    pages?.remove();
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the browser rig is used before its beforeAll ran');
+    return value;
+  };
+  return {
+    get browser() {
+      return ready(browser);
+    },
+    get pagesDir() {
+      return ready(pages).dir;
+    },
+  };
 }
 
 export interface ControlServer {

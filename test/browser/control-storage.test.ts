@@ -3,31 +3,24 @@
 // be dismissed appears while the room is not being saved, an edit made from the
 // console is refused in words and does not appear, transport still works, and
 // the banner goes once the store writes again. A screenshot goes to test-artifacts/.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import { nodeFileOps, type AtomicFileOps } from '../../src/store/atomic-file.js';
-import { buildPagesOnce, launchChromium, startControlServer } from './control-server.js';
+import { startControlServer, useBrowserRig } from './control-server.js';
 
 const ARTIFACTS = 'test-artifacts';
 
-let browser: Browser;
-let pages: { dir: string; remove: () => void };
+const rig = useBrowserRig();
 let dataDir: string;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   dataDir = mkdtempSync(path.join(tmpdir(), 'showclock-console-storage-'));
-  pages = await buildPagesOnce();
-  browser = await launchChromium();
-}, 60_000);
+});
 
-afterAll(async () => {
-  await browser?.close();
-  pages?.remove();
+afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -39,8 +32,8 @@ describe('console: the room is not being saved', () => {
       writeSynced: (file, text, mode) =>
         failing.on ? Promise.reject(Object.assign(new Error('read-only file system'), { code: 'EROFS' })) : nodeFileOps.writeSynced(file, text, mode),
     };
-    const server = await startControlServer({ pagesDir: pages.dir, room: createRoom('t1'), store: { dataDir, ops } });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const server = await startControlServer({ pagesDir: rig.pagesDir, room: createRoom('t1'), store: { dataDir, ops } });
+    const context = await rig.browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
       const page = await context.newPage();
       await page.goto(server.controlUrl);

@@ -6,29 +6,17 @@
 // moves nothing; a swipe on the rest of the row scrolls the page and moves
 // nothing. Screenshots: test-artifacts/console-touch-dragging-390x844.png (mid-drag)
 // and console-touch-drag-390x844.png (dropped).
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CDPSession, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import type { Room } from '../../src/domain/types.js';
 import { ARTIFACTS } from './browser-kit.js';
-import { buildPagesOnce, launchChromium, startControlServer } from './control-server.js';
+import { openConsole, startControlServer, useBrowserRig } from './control-server.js';
 
 const MOMENT = { timeout: 8_000, interval: 40 };
 
-let browser: Browser;
-let pages: { dir: string; remove: () => void };
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  [pages, browser] = await Promise.all([buildPagesOnce(), launchChromium()]);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  pages?.remove();
-});
+const rig = useBrowserRig();
 
 function room(): Room {
   const base = createRoom('t1');
@@ -68,15 +56,10 @@ async function centre(page: Page, selector: string): Promise<{ x: number; y: num
 
 describe('touch reordering of the running order', () => {
   it('moves a row dragged by its handle with a finger, and nothing on a tap or a swipe elsewhere', async () => {
-    const server = await startControlServer({ pagesDir: pages.dir, room: room() });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const server = await startControlServer({ pagesDir: rig.pagesDir, room: room() });
+    const context = await rig.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     try {
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(error.message));
-      await page.goto(server.controlUrl);
-      await page.waitForSelector('#connection.live');
-      await page.waitForSelector('body[data-seq]');
+      const { page, problems } = await openConsole(context, server.controlUrl);
       const posts: string[] = [];
       page.on('request', (request) => {
         if (request.method() === 'POST') posts.push(`${new URL(request.url()).pathname.replace(/^\/api\/v1\/[^/]+/, '')} ${request.postData() ?? ''}`);

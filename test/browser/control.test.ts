@@ -4,31 +4,18 @@
 // newer events, shortcuts work (and not while typing), errors are shown in
 // words, and a whole show runs from the console alone. Screenshots go to
 // test-artifacts/.
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { countdownText } from '../../src/pages/display/face.js';
 import { createRoom } from '../../src/domain/room.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
 import type { Room } from '../../src/domain/types.js';
-import { buildPagesOnce, launchChromium, startControlServer, type ControlServer } from './control-server.js';
+import { startControlServer, useBrowserRig, type ControlServer } from './control-server.js';
 
 const ARTIFACTS = 'test-artifacts';
 const MOMENT = { timeout: 5_000, interval: 40 };
 
-let browser: Browser;
-let pages: { dir: string; remove: () => void };
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  pages = await buildPagesOnce();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  pages?.remove();
-});
+const rig = useBrowserRig();
 
 /** Three timers as a running order: Opening 5:00, Keynote 20:00, Q&A 10:00; Opening active, paused. */
 function showRoom(): Room {
@@ -51,7 +38,7 @@ interface Console {
 }
 
 async function openConsole(server: ControlServer, opts: { wrongDeviceClockMs?: number } = {}): Promise<Console> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const context = await rig.browser.newContext({ viewport: { width: 1280, height: 1000 } });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
@@ -66,7 +53,7 @@ async function openConsole(server: ControlServer, opts: { wrongDeviceClockMs?: n
 }
 
 async function withServer(fn: (server: ControlServer) => Promise<void>, opts: { room?: Room; limit?: number } = {}): Promise<void> {
-  const server = await startControlServer({ pagesDir: pages.dir, room: opts.room ?? showRoom(), ...(opts.limit === undefined ? {} : { limit: opts.limit }) });
+  const server = await startControlServer({ pagesDir: rig.pagesDir, room: opts.room ?? showRoom(), ...(opts.limit === undefined ? {} : { limit: opts.limit }) });
   try {
     await fn(server);
   } finally {
@@ -437,7 +424,7 @@ describe('control console', { timeout: 60_000 }, () => {
   });
 
   it('reconnects after the box restarts and shows the new room, even though its seq started again', async () => {
-    const first = await startControlServer({ pagesDir: pages.dir, room: showRoom() });
+    const first = await startControlServer({ pagesDir: rig.pagesDir, room: showRoom() });
     const c = await openConsole(first);
     let second: ControlServer | null = null;
     let firstOpen = true;
@@ -448,7 +435,7 @@ describe('control console', { timeout: 60_000 }, () => {
       firstOpen = false;
       await expect.poll(() => text(c.page, '#connection'), MOMENT).toBe('reconnecting…');
       // The same address, a fresh room (no saved state): seq 1, lower than what the console saw.
-      second = await startControlServer({ pagesDir: pages.dir, room: createRoom('fresh'), port: first.port });
+      second = await startControlServer({ pagesDir: rig.pagesDir, room: createRoom('fresh'), port: first.port });
       await expect.poll(() => text(c.page, '#connection'), { timeout: 15_000, interval: 100 }).toBe('live');
       await expect.poll(() => rowIds(c.page), MOMENT).toEqual(['fresh']);
       expect(await shownSeq(c.page)).toBe(1);

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDisplayBundle, launchChromium, pixelStats, saveScreenshot } from './browser-kit.js';
+import { buildDisplayBundle, launchChromium, pixelStats, saveScreenshot, overlaps, type Box } from './browser-kit.js';
 import { startLiveServer, VIEWER_KEY, type LiveServer } from './live-server.js';
 
 const SIZES = [
@@ -37,17 +37,6 @@ afterAll(async () => {
   await browser?.close();
   if (pagesDir !== undefined) rmSync(pagesDir, { recursive: true, force: true });
 });
-
-interface Box {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-}
-
-function overlaps(a: Box, b: Box): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
 
 function inside(a: Box, size: { width: number; height: number }): boolean {
   return a.x >= 0 && a.y >= 0 && a.x + a.width <= size.width + 0.5 && a.y + a.height <= size.height + 0.5;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDisplayBundle, launchChromium, saveScreenshot } from './browser-kit.js';
+import { buildDisplayBundle, launchChromium, saveScreenshot, overlaps, type Box } from './browser-kit.js';
 import { API_KEY, startLiveServer, type LiveServer } from './live-server.js';
 import { LOGO_FIXTURES, SCRIPTED_SVG } from '../helpers/logo-fixtures.js';
 
@@ -42,17 +42,6 @@ async function upload(type: string, bytes: Uint8Array<ArrayBuffer>): Promise<str
   const body = (await res.json()) as { state: { display: { logo: string } } };
   expect(res.status).toBe(200);
   return body.state.display.logo;
-}
-
-interface Box {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-}
-
-function overlaps(a: Box, b: Box): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 async function boxOf(page: Page, selector: string): Promise<Box> {

@@ -2,26 +2,20 @@
 // it is, types a wrong key (told so under the field, nothing opened), then pastes
 // the control link and lands in the console; the viewer field opens the viewer.
 // The tab shows the box's icon. Screenshots go to test-artifacts/front-door-*.png.
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import { saveScreenshot } from './browser-kit.js';
-import { API_KEY, buildPagesOnce, launchChromium, startControlServer, VIEWER_KEY, type ControlServer } from './control-server.js';
+import { API_KEY, startControlServer, useBrowserRig, VIEWER_KEY, type ControlServer } from './control-server.js';
 
-let browser: Browser;
-let pages: { dir: string; remove: () => void };
+const rig = useBrowserRig();
 let server: ControlServer;
 
 beforeAll(async () => {
-  pages = await buildPagesOnce();
-  browser = await launchChromium();
-  server = await startControlServer({ pagesDir: pages.dir, room: createRoom('t1') });
+  server = await startControlServer({ pagesDir: rig.pagesDir, room: createRoom('t1') });
 }, 120_000);
 
 afterAll(async () => {
   await server?.close();
-  await browser?.close();
-  pages?.remove();
 });
 
 describe('the front door', { timeout: 45_000 }, () => {
@@ -30,7 +24,7 @@ describe('the front door', { timeout: 45_000 }, () => {
     { width: 390, height: 844 },
   ]) {
     it(`opens the console and the viewer from a typed key (${size.width}×${size.height})`, async () => {
-      const context = await browser.newContext({ viewport: size });
+      const context = await rig.browser.newContext({ viewport: size });
       const page = await context.newPage();
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(error.message));

@@ -9,13 +9,13 @@
 // streams never carry a hidden or unshown question; showAskLink puts the audience
 // link's code on the screens, loaded and beside the time. Screenshots:
 // test-artifacts/questions-*.png; the latencies: test-artifacts/questions-latency.json.
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
 import type { Question, Room } from '../../src/domain/types.js';
-import { ARTIFACTS, saveArtifact, saveScreenshot } from './browser-kit.js';
-import { AUDIENCE_KEY, VIEWER_KEY, buildPagesOnce, launchChromium, startControlServer, type ControlServer } from './control-server.js';
+import { ARTIFACTS, saveArtifact, saveScreenshot, overlaps, type Box } from './browser-kit.js';
+import { AUDIENCE_KEY, VIEWER_KEY, startControlServer, useBrowserRig, type ControlServer } from './control-server.js';
 
 const MOMENT = { timeout: 5_000, interval: 20 };
 const PHONE = { width: 390, height: 844 };
@@ -35,8 +35,7 @@ const HIDDEN = { text: 'HIDDEN-7f3a: a rude remark nobody should see', name: 'Tr
 const NEVER_SHOWN = { text: 'NEVER-SHOWN-91c2: still waiting for the moderator', name: '' };
 const APPROVED_ONLY = { text: 'APPROVED-ONLY-55b1: kept for later', name: 'Lin' };
 
-let browser: Browser;
-let pages: { dir: string; remove: () => void };
+const rig = useBrowserRig();
 let server: ControlServer;
 
 /** One timer running, with a message on the screens: the question shares the column with both. */
@@ -49,9 +48,7 @@ function showRoom(): Room {
 
 beforeAll(async () => {
   expect([...LONG_QUESTION].length).toBe(280);
-  pages = await buildPagesOnce();
-  browser = await launchChromium();
-  server = await startControlServer({ pagesDir: pages.dir, room: showRoom() });
+  server = await startControlServer({ pagesDir: rig.pagesDir, room: showRoom() });
   expect((await server.api('/start', {})).status).toBe(200);
   const message = await server.api('/message/set', { text: 'Five minutes to the break', color: 'white' });
   expect(message.status).toBe(200);
@@ -59,8 +56,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  await browser?.close();
-  pages?.remove();
 });
 
 interface Opened {
@@ -75,7 +70,7 @@ interface Opened {
 type Recorded = Window & { __sse: string; __sentAt: number[]; __answeredAt: number[]; __seen: Record<string, number> };
 
 async function open(url: string, options: BrowserContextOptions, opts: { recordStream?: boolean; recordAnswers?: boolean } = {}): Promise<Opened> {
-  const context = await browser.newContext({ timezoneId: 'UTC', ...options });
+  const context = await rig.browser.newContext({ timezoneId: 'UTC', ...options });
   // A step that hangs fails on its own line, not as the whole test's timeout.
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
@@ -149,17 +144,6 @@ async function openDisplay(path: string, size: { width: number; height: number }
   await opened.page.waitForFunction(() => (document.getElementById('time')?.textContent ?? '').trim() !== '');
   await opened.page.waitForFunction(() => document.fonts.status === 'loaded');
   return opened;
-}
-
-interface Box {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-}
-
-function overlaps(a: Box, b: Box): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 function within(inner: Box, outer: Box): boolean {

@@ -1,31 +1,19 @@
 // Issue 14's console controls in a real browser against a real server: red
 // threshold, scheduled start and end typed as times of day in the room's zone,
 // time zone and clock format, the chime switches and test, and the flash button.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import { formatShortTimeOfDay } from '../../src/pages/display/time-of-day.js';
 import { parseInstantText } from '../../src/pages/control/time-of-day-text.js';
-import { buildPagesOnce, launchChromium, startControlServer } from './control-server.js';
+import { startControlServer, useBrowserRig } from './control-server.js';
 
 const MOMENT = { timeout: 5_000, interval: 40 };
-let browser: Browser;
-let pages: { dir: string; remove: () => void };
-
-beforeAll(async () => {
-  pages = await buildPagesOnce();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  pages?.remove();
-});
+const rig = useBrowserRig();
 
 describe('console: show time', { timeout: 45_000 }, () => {
   it('sets the zone, 12 h, a red threshold, a start and an end time of day, the chime, and flashes and chimes every screen', async () => {
-    const server = await startControlServer({ pagesDir: pages.dir, room: createRoom('t1') });
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, timezoneId: 'Asia/Tokyo' });
+    const server = await startControlServer({ pagesDir: rig.pagesDir, room: createRoom('t1') });
+    const context = await rig.browser.newContext({ viewport: { width: 1400, height: 1000 }, timezoneId: 'Asia/Tokyo' });
     try {
       const page = await context.newPage();
       const problems: string[] = [];

@@ -2,31 +2,25 @@
 // the active timer from the running order, recolours it, and the display shows it
 // as a coloured label above the title; deleting the tag takes it off the timer and
 // the screen. Screenshots: test-artifacts/tags-console.png, tags-display.png.
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import { saveScreenshot } from './browser-kit.js';
-import { buildPagesOnce, launchChromium, startControlServer, VIEWER_KEY, type ControlServer } from './control-server.js';
+import { startControlServer, useBrowserRig, VIEWER_KEY, type ControlServer } from './control-server.js';
 
-let browser: Browser;
-let pages: { dir: string; remove: () => void };
+const rig = useBrowserRig();
 let server: ControlServer;
 
 beforeAll(async () => {
-  pages = await buildPagesOnce();
-  browser = await launchChromium();
-  server = await startControlServer({ pagesDir: pages.dir, room: createRoom('t1') });
+  server = await startControlServer({ pagesDir: rig.pagesDir, room: createRoom('t1') });
 }, 120_000);
 
 afterAll(async () => {
   await server?.close();
-  await browser?.close();
-  pages?.remove();
 });
 
 describe('tags from the console to the display', { timeout: 60_000 }, () => {
   it('adds, assigns, recolours and deletes a tag, and the display follows', async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const context = await rig.browser.newContext({ viewport: { width: 1366, height: 768 } });
     const problems: string[] = [];
     try {
       const consolePage = await context.newPage();
