@@ -1,4 +1,5 @@
-// The module's actions: every v1 command and operation. Each callback reads its
+// The module's actions: every v1 command and operation, and the question steps
+// that need no question id (a button cannot know one). Each callback reads its
 // options (text fields with Companion variables filled in), builds a
 // ModuleAction and hands it to the runner; a typing mistake is logged with what
 // to write instead, and nothing is sent.
@@ -250,5 +251,13 @@ export function actionDefinitions(runner: ActionRunner): CompanionActionDefiniti
         return to.ok ? ok({ type: 'timer.move', timer: ref.value, toPosition: to.value }) : to;
       },
     ),
+    question_unshow: define(
+      runner,
+      'Question: take off the screens',
+      [],
+      simple({ type: 'question.unshow' }),
+      'Take the audience question off the screens (it goes back to approved, kept for later)',
+    ),
+    questions_clear_answered: define(runner, 'Questions: delete the answered ones', [], simple({ type: 'questions.clear-answered' }), 'Delete the answered questions'),
   };
 }

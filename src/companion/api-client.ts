@@ -120,7 +120,10 @@ export function isSnapshot(value: unknown): value is Snapshot {
     typeof value.warnAt === 'number' &&
     (value.message === null || isRecord(value.message)) &&
     Array.isArray(value.timers) &&
-    isRecord(value.settings)
+    isRecord(value.settings) &&
+    // Absent from a box older than audience questions (read as none); when present, the module reads them.
+    (value.shownQuestion === undefined || value.shownQuestion === null || isRecord(value.shownQuestion)) &&
+    (value.questions === undefined || (Array.isArray(value.questions) && value.questions.every(isRecord)))
   );
 }
 

@@ -1,6 +1,6 @@
-// The module's feedbacks: boolean ones that light a key with the room's state,
-// with default colours a control room reads at a glance, and an advanced one
-// that draws a progress bar on the key.
+// The module's feedbacks: boolean ones that light a key with the room's state
+// (the audience questions included), with default colours a control room reads
+// at a glance, and an advanced one that draws a progress bar on the key.
 import type { CompanionFeedbackDefinition, CompanionFeedbackDefinitions, CompanionOptionValues } from '@companion-module/base';
 import type { Snapshot } from '../domain/snapshot.js';
 import { drawBar } from './progress-bar.js';
@@ -26,6 +26,8 @@ export const FEEDBACK_IDS = [
   'onair',
   'message',
   'timer_active',
+  'question_on_screen',
+  'questions_waiting',
   'connected',
   'progress',
 ] as const;
@@ -40,6 +42,10 @@ export const COLOURS = {
   red: 0xd00000,
   darkRed: 0x800000,
   blue: 0x1a5fb4,
+  // The questions' own two: a moderator's panel tells a question on the screens
+  // from a message (blue) and new questions from a paused timer (amber).
+  purple: 0x7a3db8,
+  yellow: 0xffd400,
   grey: 0x303030,
 } as const;
 
@@ -77,6 +83,8 @@ export function feedbackDefinitions(source: FeedbackSource): CompanionFeedbackDe
     blackout: flagFeedback(source, 'blackout', 'Blackout', 'The screens are black', COLOURS.white, COLOURS.black),
     onair: flagFeedback(source, 'onAir', 'ON AIR', 'The ON AIR indicator is on', COLOURS.red, COLOURS.white),
     connected: flagFeedback(source, 'connected', 'Connected', 'The module is connected to Showclock', COLOURS.green, COLOURS.white),
+    question_on_screen: flagFeedback(source, 'questionShown', 'Question on screen', 'An audience question is on the screens', COLOURS.purple, COLOURS.white),
+    questions_waiting: flagFeedback(source, 'questionsWaiting', 'Questions waiting', 'At least one new audience question has come in and waits for the moderator', COLOURS.yellow, COLOURS.black),
     message: {
       type: 'boolean',
       name: 'Message showing',
@@ -178,6 +186,8 @@ export function feedbackSignatures(state: Snapshot | null, view: RoomView | null
     blackout: String(flags.blackout),
     onair: String(flags.onAir),
     connected: String(flags.connected),
+    question_on_screen: String(flags.questionShown),
+    questions_waiting: String(flags.questionsWaiting),
     message: state?.message ? `${state.message.color}` : '',
     timer_active: state === null ? '' : `${state.activeTimerId}@${activePosition(state)}`,
     progress: view === null ? '' : `${view.progress}/${flags.warning}/${flags.overrun || flags.stopped || flags.danger}`,

@@ -1,7 +1,8 @@
 // Ready-made buttons. "Show page" is a whole show on one Stream Deck page:
 // start/pause, previous/next, the big remaining time with warning and overrun
 // colours and a progress bar, ±10 s / ±1 min / ±5 min, blackout, ON AIR and
-// message clear. The other categories hold the rest of the actions. Variables in
+// message clear. The other categories hold the rest of the actions, and
+// "Questions" the moderator's keys for audience questions. Variables in
 // key text carry the connection's label, so presets are remade when it changes.
 import type { CompanionButtonPresetDefinition, CompanionPresetDefinitions, CompanionPresetFeedback, CompanionOptionValues } from '@companion-module/base';
 import { COLOURS, type FeedbackId } from './feedbacks.js';
@@ -109,5 +110,11 @@ export function presetDefinitions(label: string): CompanionPresetDefinitions {
   presets.zero_continue = button(settings, 'At zero: continue', 'ZERO\nGO ON', 'zero_behavior', { zeroBehavior: 'continue' }, [], '14');
   presets.zero_stop = button(settings, 'At zero: stop', 'ZERO\nSTOP', 'zero_behavior', { zeroBehavior: 'stop' }, [], '14');
   presets.zero_hide = button(settings, 'At zero: hide', 'ZERO\nHIDE', 'zero_behavior', { zeroBehavior: 'hide' }, [], '14');
+
+  // No key picks a question to show (that takes its id, which a panel cannot know): choosing stays in the console.
+  const questions = 'Questions';
+  presets.questions_waiting = button(questions, 'Questions waiting', `NEW Q\n$(${label}:questions_new)`, null, {}, [lit('questions_waiting', COLOURS.yellow, COLOURS.black)]);
+  presets.question_unshow = button(questions, 'Take question off screen', 'Q OFF\nSCREEN', 'question_unshow', {}, [lit('question_on_screen', COLOURS.purple, COLOURS.white)], '14');
+  presets.question_text = button(questions, 'Question on screen', `$(${label}:question_text)`, null, {}, [lit('question_on_screen', COLOURS.purple, COLOURS.white)], 'auto');
   return presets;
 }

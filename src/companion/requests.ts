@@ -35,7 +35,10 @@ export type ModuleAction =
   | { readonly type: 'timer.create'; readonly fields: TimerFields }
   | { readonly type: 'timer.update'; readonly timer: TimerRef; readonly fields: TimerFields }
   | { readonly type: 'timer.delete'; readonly timer: TimerRef }
-  | { readonly type: 'timer.move'; readonly timer: TimerRef; readonly toPosition: number };
+  | { readonly type: 'timer.move'; readonly timer: TimerRef; readonly toPosition: number }
+  // Only the question steps that need no id: a panel cannot know which question is which.
+  | { readonly type: 'question.unshow' }
+  | { readonly type: 'questions.clear-answered' };
 
 export type JsonBody = Readonly<Record<string, string | number | boolean>>;
 
@@ -140,6 +143,11 @@ export function toApiCall(action: ModuleAction, state: Snapshot | null): Built {
       if (!Number.isInteger(action.toPosition) || action.toPosition < 1) return refuse(`move timer: position ${action.toPosition} is not 1 or more`);
       return post(timerPath(found.id, 'move'), 'move timer', { to: action.toPosition - 1 });
     }
+    // Neither reads the last snapshot: the box knows what is shown and what is answered, and with nothing to do it answers 200.
+    case 'question.unshow':
+      return post('/question/unshow', 'take question off screen');
+    case 'questions.clear-answered':
+      return post('/questions/clear_answered', 'delete answered questions');
     default: {
       const unknown: never = action;
       throw new Error(`unhandled action ${JSON.stringify(unknown)}`);

@@ -4,6 +4,7 @@
 // display turns red at zero, never under `stop`, where the room stops at 0.
 import type { Snapshot } from '../domain/snapshot.js';
 import type { MessageColor } from '../domain/types.js';
+import { questionsOf } from './room-questions.js';
 import type { RoomView } from './room-view.js';
 
 export interface RoomFlags {
@@ -18,13 +19,30 @@ export interface RoomFlags {
   readonly stopped: boolean;
   readonly blackout: boolean;
   readonly onAir: boolean;
+  /** An audience question is on the screens (shown by the moderator). */
+  readonly questionShown: boolean;
+  /** At least one audience question is new: not yet looked at. */
+  readonly questionsWaiting: boolean;
   readonly connected: boolean;
 }
 
 export function flagsOf(state: Snapshot | null, view: RoomView | null, connected: boolean): RoomFlags {
   if (state === null || view === null) {
-    return { running: false, paused: false, warning: false, danger: false, overrun: false, stopped: false, blackout: false, onAir: false, connected };
+    return {
+      running: false,
+      paused: false,
+      warning: false,
+      danger: false,
+      overrun: false,
+      stopped: false,
+      blackout: false,
+      onAir: false,
+      questionShown: false,
+      questionsWaiting: false,
+      connected,
+    };
   }
+  const questions = questionsOf(state);
   return {
     running: state.running,
     paused: !state.running && view.phase !== 'stopped',
@@ -34,6 +52,8 @@ export function flagsOf(state: Snapshot | null, view: RoomView | null, connected
     stopped: view.phase === 'stopped',
     blackout: state.blackout,
     onAir: state.onAir,
+    questionShown: questions.shown !== null,
+    questionsWaiting: questions.newCount > 0,
     connected,
   };
 }

@@ -1,11 +1,12 @@
 // The module's variables, `$(showclock:<id>)` in button text. Pure: the values
 // come from the snapshot, the view at the last second boundary and the link.
-// A variable with nothing to say (no next timer, no message, no room yet) is
-// empty, never the last value it had.
+// A variable with nothing to say (no next timer, no message, no question on the
+// screens, no room yet) is empty, never the last value it had.
 import type { CompanionVariableDefinition, CompanionVariableValue } from '@companion-module/base';
 import type { Snapshot } from '../domain/snapshot.js';
 import { formatSeconds } from '../pages/display/face.js';
 import { connectionWord, type LinkState } from './link-state.js';
+import { questionsOf } from './room-questions.js';
 import { activePosition, type RoomView } from './room-view.js';
 
 export const VARIABLES = [
@@ -32,6 +33,10 @@ export const VARIABLES = [
   { variableId: 'timer_count', name: 'Number of timers in the running order' },
   { variableId: 'message_text', name: 'Message on screen (empty when none)' },
   { variableId: 'message_color', name: 'Message colour: white, green or red (empty when none)' },
+  { variableId: 'questions_new', name: 'Audience questions: how many are new (not yet looked at)' },
+  { variableId: 'questions_approved', name: 'Audience questions: how many are approved (kept for later)' },
+  { variableId: 'question_text', name: 'Audience question on the screens: its text (empty when none)' },
+  { variableId: 'question_name', name: 'Audience question on the screens: the name as the screens show it (empty when none or not shown)' },
   { variableId: 'blackout', name: 'Blackout (true/false)' },
   { variableId: 'onair', name: 'ON AIR (true/false)' },
   { variableId: 'zero_behavior', name: 'At zero: continue, stop or hide' },
@@ -51,6 +56,7 @@ export function variableValues(state: Snapshot | null, view: RoomView | null, li
   }
   const position = activePosition(state);
   const next = position > 0 ? state.timers[position] : undefined;
+  const questions = questionsOf(state);
   return {
     remaining: view.remaining,
     remaining_signed: view.remainingSigned,
@@ -75,6 +81,10 @@ export function variableValues(state: Snapshot | null, view: RoomView | null, li
     timer_count: state.timers.length,
     message_text: state.message?.text ?? '',
     message_color: state.message?.color ?? '',
+    questions_new: questions.newCount,
+    questions_approved: questions.approvedCount,
+    question_text: questions.shown?.text ?? '',
+    question_name: questions.shown?.name ?? '',
     blackout: state.blackout,
     onair: state.onAir,
     zero_behavior: state.zeroBehavior,

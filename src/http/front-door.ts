@@ -50,6 +50,8 @@ console shows it with a QR code; <code>npm run key</code> prints it too.</p>
 <button type="submit">Open the viewer</button>
 <p id="viewer-problem" class="field-error" role="alert" hidden></p>
 </form>
+<p>Questions from the audience: the console shows the audience link and its QR code (for a slide or
+a lobby screen); people open it on their phones and send questions to the moderator.</p>
 <p>The box's own HDMI screen is <code>/display</code>, which opens only on the box itself.
 Developers: the API is described at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
 </section>

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { actionDefinitions, type ActionRunner } from '../../src/companion/actions.js';
 import { adjustMs, parseOptionalDuration, parseSignedMs, parseTimerRef } from '../../src/companion/options.js';
 import { toApiCall, TRANSPORT_COMMANDS, type ApiCall, type ModuleAction } from '../../src/companion/requests.js';
-import { snapshot } from './snapshots.js';
+import type { Snapshot } from '../../src/domain/snapshot.js';
+import { olderBox, question, snapshot } from './snapshots.js';
 
 const room = snapshot({ timers: 3, message: { text: 'Wrap up', color: 'red', flash: true, bold: false } });
 
@@ -82,6 +83,25 @@ describe('toApiCall: every action is the v1 request of the README', () => {
       body: { to: 0 },
     });
   });
+
+  it('takes the question off the screens and deletes the answered ones, whatever the last snapshot holds', () => {
+    const unshow = { method: 'POST', path: '/question/unshow', body: {} };
+    const clear = { method: 'POST', path: '/questions/clear_answered', body: {} };
+    const withQuestions = snapshot({ questions: [question('q1', 'shown'), question('q2', 'answered')] });
+    // The box decides what is shown and answered: the same request with questions, with none, from an older box, before any state.
+    const cases: [string, Snapshot | null][] = [
+      ['questions', withQuestions],
+      ['no questions', room],
+      ['older box', olderBox(withQuestions)],
+      ['no state yet', null],
+    ];
+    for (const [what, state] of cases) {
+      const unshown = toApiCall({ type: 'question.unshow' }, state);
+      const cleared = toApiCall({ type: 'questions.clear-answered' }, state);
+      expect(unshown.ok && { ...request(unshown.call), name: unshown.call.name }, what).toEqual({ ...unshow, name: 'take question off screen' });
+      expect(cleared.ok && { ...request(cleared.call), name: cleared.call.name }, what).toEqual({ ...clear, name: 'delete answered questions' });
+    }
+  });
 });
 
 describe('option parsers', () => {
@@ -145,6 +165,8 @@ describe('action definitions: options to ModuleAction', () => {
         'timer_update',
         'timer_delete',
         'timer_move',
+        'question_unshow',
+        'questions_clear_answered',
       ].sort(),
     );
   });
@@ -173,6 +195,15 @@ describe('action definitions: options to ModuleAction', () => {
       fields: { speaker: 'Ada' },
     });
     expect(await fire('timer_move', { by: 'position', timer: '3', to: '1' })).toEqual({ type: 'timer.move', timer: { by: 'position', position: 3 }, toPosition: 1 });
+  });
+
+  it('offers the question steps that need no question id, with no options', async () => {
+    expect(await fire('question_unshow', {})).toEqual({ type: 'question.unshow' });
+    expect(await fire('questions_clear_answered', {})).toEqual({ type: 'questions.clear-answered' });
+    expect(defs.question_unshow?.options).toEqual([]);
+    expect(defs.questions_clear_answered?.options).toEqual([]);
+    expect(defs.question_unshow?.description).toBe('Take the audience question off the screens (it goes back to approved, kept for later)');
+    expect(defs.questions_clear_answered?.description).toBe('Delete the answered questions');
   });
 
   it('sends nothing and says why when an option cannot be read', async () => {

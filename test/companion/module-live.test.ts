@@ -26,6 +26,9 @@ interface Module {
   fire(actionId: string, options?: CompanionOptionValues): Promise<void>;
 }
 
+/** The audience link's key, fixed so the tests can ask questions as a phone in the hall does. */
+const AUDIENCE_KEY = 'CompanionTestAudienceKey_0123';
+
 const modules: ShowclockConnection[] = [];
 const dirs: string[] = [];
 
@@ -102,7 +105,9 @@ describe('the Companion module against the real service', () => {
 
   beforeAll(async () => {
     // A high quota: this file sends a few dozen requests within the minute.
-    service = await startService(serviceEnv({ SHOWCLOCK_DATA_DIR: dataDir(), SHOWCLOCK_API_KEY: TEST_API_KEY, SHOWCLOCK_RATE_LIMIT: '1000' }));
+    service = await startService(
+      serviceEnv({ SHOWCLOCK_DATA_DIR: dataDir(), SHOWCLOCK_API_KEY: TEST_API_KEY, SHOWCLOCK_AUDIENCE_KEY: AUDIENCE_KEY, SHOWCLOCK_RATE_LIMIT: '1000' }),
+    );
   });
 
   afterAll(async () => {
@@ -247,6 +252,56 @@ describe('the Companion module against the real service', () => {
     }
     await direct(s, '/pause');
     await direct(s, '/message/clear');
+  });
+
+  it('shows the audience questions on the keys and takes one off the screens, as a moderator with a Stream Deck does', async () => {
+    const s = service as ServiceProcess;
+    const m = startModule(s.port);
+    await connected(m);
+    const feedbacks = feedbackDefinitions(m.connection);
+    const context = { parseVariablesInString: async (text: string) => text };
+    const lit = async (id: 'question_on_screen' | 'questions_waiting') =>
+      feedbacks[id].callback({ type: 'boolean', id: 'f', controlId: 'c', feedbackId: id, options: {} }, context);
+    await waitFor(() => m.host.variables.questions_new === 0, 1_000, 'the question variables');
+    expect(m.host.variables).toMatchObject({ questions_new: 0, questions_approved: 0, question_text: '', question_name: '' });
+    expect(await lit('questions_waiting')).toBe(false);
+
+    // Two questions from phones in the hall, through the audience link (not the API key).
+    const ask = async (text: string, name: string): Promise<string> => {
+      const answer = await fetch(`http://127.0.0.1:${s.port}/ask/${AUDIENCE_KEY}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text, name }) });
+      expect(answer.status).toBe(201);
+      return ((await answer.json()) as { id: string }).id;
+    };
+    const arrivedSince = performance.now();
+    const first = await ask('Will the slides be shared?', 'Ada');
+    await ask('Is there a break?', '');
+    await waitFor(() => m.host.variables.questions_new === 2, 1_000, 'two new questions');
+    await waitFor(() => m.host.checkedAfter('questions_waiting', arrivedSince), 1_000, 'a re-check of questions_waiting');
+    expect(await lit('questions_waiting')).toBe(true);
+
+    // The moderator shows the first, with its name, from the console.
+    expect((await direct(s, '/question/show', { questionId: first, withName: true })).status).toBe(200);
+    await waitFor(() => m.host.variables.question_text === 'Will the slides be shared?', 1_000, 'the shown question');
+    expect(m.host.variables).toMatchObject({ question_name: 'Ada', questions_new: 1 });
+    expect(await lit('question_on_screen')).toBe(true);
+
+    // Off the screens from the panel: back to approved.
+    let sent = m.seen.length;
+    await m.fire('question_unshow');
+    expect(m.seen.slice(sent).map((r) => ({ method: r.method, path: r.path, body: r.body }))).toEqual([{ method: 'POST', path: '/api/v1/{key}/question/unshow', body: {} }]);
+    await waitFor(() => m.host.variables.question_text === '', 1_000, 'the question off the screens');
+    expect(m.host.variables).toMatchObject({ question_name: '', questions_approved: 1 });
+    expect(await lit('question_on_screen')).toBe(false);
+    expect((await serverState(s)).questions?.find((q) => q.id === first)?.state).toBe('approved');
+
+    // Answered in the console, then cleared from the panel.
+    await direct(s, '/question/answered', { questionId: first });
+    await waitFor(() => m.host.variables.questions_approved === 0, 1_000, 'the question answered');
+    sent = m.seen.length;
+    await m.fire('questions_clear_answered');
+    expect(m.seen.slice(sent).map((r) => ({ method: r.method, path: r.path, body: r.body }))).toEqual([{ method: 'POST', path: '/api/v1/{key}/questions/clear_answered', body: {} }]);
+    expect((await serverState(s)).questions?.map((q) => q.text)).toEqual(['Is there a break?']);
+    expect(m.host.logs.filter((l) => l.value.level === 'error')).toEqual([]);
   });
 
   it('updates the remaining time once a second, on the server second boundary, and not while paused', async () => {

@@ -3,7 +3,7 @@
 // the snapshot, MONO its monotonic clock.
 import { createRoom, newTimer } from '../../src/domain/room.js';
 import { toSnapshot, type Snapshot } from '../../src/domain/snapshot.js';
-import type { Appearance, Message, Room, ZeroBehavior } from '../../src/domain/types.js';
+import type { Appearance, Message, Question, QuestionState, Room, ZeroBehavior } from '../../src/domain/types.js';
 
 export const WALL = Date.UTC(2025, 5, 1, 9, 0, 0);
 const MONO = 50_000;
@@ -23,6 +23,22 @@ export interface SnapshotOptions {
   readonly onAir?: boolean;
   readonly autoAdvance?: boolean;
   readonly seq?: number;
+  /** The room's audience questions; the snapshot's `shownQuestion` follows from them. */
+  readonly questions?: readonly Question[];
+}
+
+/** An audience question as the room keeps it. */
+export function question(id: string, state: QuestionState, text = `Question ${id}?`, name = '', nameShown = false): Question {
+  return { id, text, name, receivedAt: WALL - 60_000, state, nameShown };
+}
+
+/**
+ * The snapshot as a box from before audience questions sends it: no `questions`,
+ * no `shownQuestion`. Cast: the Snapshot type says a box always sends them.
+ */
+export function olderBox(s: Snapshot): Snapshot {
+  const { questions: _questions, shownQuestion: _shown, ...rest } = s;
+  return rest as Snapshot;
 }
 
 /** A room of `timers` timers (ids t1, t2, …; labels `Talk N`, speakers `Speaker N`), as a snapshot taken at WALL. */
@@ -46,6 +62,7 @@ export function snapshot(opts: SnapshotOptions = {}): Snapshot {
     blackout: opts.blackout ?? false,
     onAir: opts.onAir ?? false,
     settings: { ...base.settings, zeroBehavior: opts.zero ?? 'continue', autoAdvance: opts.autoAdvance ?? false },
+    questions: opts.questions ?? [],
   };
   return toSnapshot(room, MONO, WALL);
 }

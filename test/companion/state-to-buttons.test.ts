@@ -9,7 +9,8 @@ import { flagsOf } from '../../src/companion/room-flags.js';
 import { viewAt } from '../../src/companion/room-view.js';
 import { changedValues, variableValues, VARIABLES } from '../../src/companion/variables.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
-import { snapshot, WALL } from './snapshots.js';
+import { isSnapshot } from '../../src/companion/api-client.js';
+import { olderBox, question, snapshot, WALL } from './snapshots.js';
 
 const CONNECTED = { kind: 'connected', apiVersion: '1.0.0' } as const;
 
@@ -41,6 +42,10 @@ describe('variables', () => {
       timer_count: 3,
       message_text: 'Wrap up',
       message_color: 'red',
+      questions_new: 0,
+      questions_approved: 0,
+      question_text: '',
+      question_name: '',
       blackout: false,
       onair: true,
       zero_behavior: 'stop',
@@ -58,6 +63,40 @@ describe('variables', () => {
     const none = variableValues(null, null, { kind: 'unreachable', reason: 'connection refused', retryInMs: 2_000 }, '');
     expect(none.connection).toBe('unreachable');
     expect(Object.entries(none).filter(([id]) => id !== 'connection').every(([, v]) => v === '')).toBe(true);
+  });
+
+  it('counts new and approved audience questions and carries the one on the screens, its name only when the screens show it', () => {
+    const questions = [
+      question('q1', 'new'),
+      question('q2', 'new', 'Is it recorded?', 'Ada'),
+      question('q3', 'approved'),
+      question('q4', 'answered'),
+      question('q5', 'hidden'),
+      question('q6', 'new'),
+    ];
+    const at = (s: Snapshot) => variableValues(s, viewAt(s, WALL), CONNECTED, '1.0.0');
+    expect(at(snapshot({ questions }))).toMatchObject({ questions_new: 3, questions_approved: 1, question_text: '', question_name: '' });
+    const withName = snapshot({ questions: [...questions, question('q7', 'shown', 'What about the budget?', 'Grace', true)] });
+    expect(at(withName)).toMatchObject({ questions_new: 3, questions_approved: 1, question_text: 'What about the budget?', question_name: 'Grace' });
+    // The moderator showed it without the name: the screens leave it out, so does the key.
+    const withoutName = snapshot({ questions: [question('q7', 'shown', 'What about the budget?', 'Grace', false)] });
+    expect(at(withoutName)).toMatchObject({ questions_new: 0, questions_approved: 0, question_text: 'What about the budget?', question_name: '' });
+  });
+
+  it('reads a box older than audience questions as a room with none: counts 0, texts empty', () => {
+    const old = olderBox(snapshot({ questions: [question('q1', 'new'), question('q2', 'shown', 'Shown?', 'Ada', true)] }));
+    expect('questions' in old || 'shownQuestion' in old).toBe(false);
+    expect(isSnapshot(JSON.parse(JSON.stringify(old)))).toBe(true);
+    const values = variableValues(old, viewAt(old, WALL), CONNECTED, '1.0.0');
+    expect(values).toMatchObject({ questions_new: 0, questions_approved: 0, question_text: '', question_name: '', remaining: '10:00', timer_count: 3 });
+  });
+
+  it('takes questions in as the box sends them, and no stranger\'s shape', () => {
+    const s = JSON.parse(JSON.stringify(snapshot({ questions: [question('q1', 'shown')] }))) as Record<string, unknown>;
+    expect(isSnapshot(s)).toBe(true);
+    expect(isSnapshot({ ...s, questions: 'none' })).toBe(false);
+    expect(isSnapshot({ ...s, questions: [null] })).toBe(false);
+    expect(isSnapshot({ ...s, shownQuestion: 'Why?' })).toBe(false);
   });
 
   it('sends Companion only what changed', () => {
@@ -112,6 +151,35 @@ describe('feedbacks', () => {
     expect(await check(defs.timer_active, { by: 'position', timer: '2' })).toBe(true);
     expect(await check(defs.timer_active, { by: 'id', timer: 't1' })).toBe(false);
     expect(await check(feedbackDefinitions(source(null, WALL, false)).running)).toBe(false);
+  });
+
+  it('lights question_on_screen while a question is on the screens and questions_waiting while a new one waits', async () => {
+    const both = feedbackDefinitions(source(snapshot({ questions: [question('q1', 'new'), question('q2', 'shown')] })));
+    expect(await check(both.question_on_screen)).toBe(true);
+    expect(await check(both.questions_waiting)).toBe(true);
+    // Approved, answered and hidden ones wait for nobody; none shown is nothing on the screens.
+    const dealtWith = feedbackDefinitions(source(snapshot({ questions: [question('q1', 'approved'), question('q2', 'answered'), question('q3', 'hidden')] })));
+    expect(await check(dealtWith.question_on_screen)).toBe(false);
+    expect(await check(dealtWith.questions_waiting)).toBe(false);
+    const old = feedbackDefinitions(source(olderBox(snapshot({ questions: [question('q1', 'new'), question('q2', 'shown')] }))));
+    expect(await check(old.question_on_screen)).toBe(false);
+    expect(await check(old.questions_waiting)).toBe(false);
+    const none = feedbackDefinitions(source(null, WALL, false));
+    expect(await check(none.question_on_screen)).toBe(false);
+    expect(await check(none.questions_waiting)).toBe(false);
+    expect(both.question_on_screen.type === 'boolean' && both.question_on_screen.defaultStyle).toEqual({ bgcolor: 0x7a3db8, color: 0xffffff });
+    expect(both.questions_waiting.type === 'boolean' && both.questions_waiting.defaultStyle).toEqual({ bgcolor: 0xffd400, color: 0x000000 });
+  });
+
+  it('re-checks the question feedbacks when a question arrives or goes on the screens, not at a second boundary', () => {
+    const changed = (x: Record<string, string>, y: Record<string, string>) => Object.keys(x).filter((k) => x[k] !== y[k]);
+    const empty = snapshot({ running: true, remainingMs: 70_000 });
+    const arrived = snapshot({ running: true, remainingMs: 70_000, questions: [question('q1', 'new')] });
+    const shown = snapshot({ running: true, remainingMs: 70_000, questions: [question('q1', 'shown')] });
+    const sig = (s: Snapshot) => feedbackSignatures(s, viewAt(s, WALL), true);
+    expect(changed(sig(empty), sig(arrived))).toEqual(['questions_waiting']);
+    expect(changed(sig(arrived), sig(shown))).toEqual(['question_on_screen', 'questions_waiting']);
+    expect(feedbackSignatures(olderBox(shown), viewAt(shown, WALL), true)).toMatchObject({ question_on_screen: 'false', questions_waiting: 'false' });
   });
 
   it('draws the progress bar at the bottom of the key in the colour of the phase', async () => {
