@@ -4,7 +4,7 @@
 // loads the image from its own link (/display/ask-link.svg for the kiosk,
 // /view/{viewer_key}/ask-link.svg for a viewer), which answers 404 while the
 // setting is off, so a viewer link never hands out the audience link unasked.
-import QRCode from 'qrcode';
+import { qrModules, qrSvg } from './qr-svg.js';
 import { escapeHtml } from './control-page-html.js';
 
 /** The audience page's address for a page reached at `origin`. */
@@ -13,21 +13,20 @@ export function askUrl(origin: string, audienceKey: string): string {
 }
 
 /** A QR code of `url` as an SVG element for the console (same drawing as the viewer link's). */
-export async function askQrSvg(url: string): Promise<string> {
-  const svg = await QRCode.toString(url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
-  return svg.replace('<svg ', '<svg class="qr" role="img" aria-label="QR code of the audience link (questions)" ');
+export function askQrSvg(url: string): string {
+  return qrSvg(url, 'QR code of the audience link (questions)');
 }
 
 /** The code with "Ask a question" above it and the address below, black on white, to be scaled by the screen. */
 export function askLinkImage(url: string): string {
-  const qr = QRCode.create(url, { errorCorrectionLevel: 'M' });
-  const size = qr.modules.size;
+  const modules = qrModules(url);
+  const size = modules.size;
   const margin = 2;
   const side = size + 2 * margin;
   let path = '';
   for (let row = 0; row < size; row += 1) {
     for (let col = 0; col < size; col += 1) {
-      if (qr.modules.get(row, col) === 1) path += `M${col + margin} ${row + margin}h1v1h-1z`;
+      if (modules.get(row, col) === 1) path += `M${col + margin} ${row + margin}h1v1h-1z`;
     }
   }
   // Text in module units: the address fits the code's width at most, in a small font.

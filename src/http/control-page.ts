@@ -8,7 +8,7 @@
 // Loading the page with the right key spends no quota: the console's own
 // requests (and its stream, once) do.
 import type { Context, Hono } from 'hono';
-import QRCode from 'qrcode';
+import { qrSvg } from './qr-svg.js';
 import { publicHost } from '../app/urls.js';
 import { addAnswerHeaders } from './answer.js';
 import type { AppEnv, Keys } from './app.js';
@@ -39,13 +39,12 @@ export function lanOrigin(requestUrl: string): string {
   return `${url.protocol}//${publicHost('0.0.0.0')}${url.port === '' ? '' : `:${url.port}`}`;
 }
 
-export async function viewerQrSvg(viewerUrl: string): Promise<string> {
-  const svg = await QRCode.toString(viewerUrl, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
-  return svg.replace('<svg ', '<svg class="qr" role="img" aria-label="QR code of the viewer link" ');
+export function viewerQrSvg(viewerUrl: string): string {
+  return qrSvg(viewerUrl, 'QR code of the viewer link');
 }
 
 export function mountControlPage(app: Hono<AppEnv>, deps: ControlPageDeps): void {
-  app.get('/control/:key', async (c) => {
+  app.get('/control/:key', (c) => {
     c.set('route', 'GET /control/{api_key}');
     const keys = deps.keys();
     if (!sameSecret(c.req.param('key'), keys.apiKey)) {
@@ -63,8 +62,15 @@ export function mountControlPage(app: Hono<AppEnv>, deps: ControlPageDeps): void
     const origin = lanOrigin(c.req.url);
     const viewerUrl = `${origin}/view/${keys.viewerKey}`;
     const audienceUrl = askUrl(origin, keys.audienceKey);
-    const [qrSvg, audienceQrSvg] = await Promise.all([viewerQrSvg(viewerUrl), askQrSvg(audienceUrl)]);
-    const html = renderControlPage({ apiKey: keys.apiKey, viewerKey: keys.viewerKey, origin, viewerUrl, qrSvg, askUrl: audienceUrl, askQrSvg: audienceQrSvg });
+    const html = renderControlPage({
+      apiKey: keys.apiKey,
+      viewerKey: keys.viewerKey,
+      origin,
+      viewerUrl,
+      qrSvg: viewerQrSvg(viewerUrl),
+      askUrl: audienceUrl,
+      askQrSvg: askQrSvg(audienceUrl),
+    });
     return c.body(html, 200, headers);
   });
 }

@@ -42,7 +42,21 @@ async function findAsset(dirs: readonly string[], name: string): Promise<Found |
   return null;
 }
 
-/** GET /assets/:file. Revalidated on every load (ETag), so a rebuilt page is never stale. */
+/** Whether the request takes gzip (`Accept-Encoding: gzip`, not refused with `q=0`). */
+function acceptsGzip(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((part) => {
+    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'gzip' && coding.trim() !== '*') return false;
+    return !params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param));
+  });
+}
+
+/**
+ * GET /assets/:file. Revalidated on every load (ETag), so a rebuilt page is never stale.
+ * Scripts and stylesheets go out gzipped where the build left a `.gz` beside them and
+ * the browser takes it; the font as it is (woff2 is compressed).
+ */
 export function assetHandler(dirs: readonly string[]) {
   return async (c: Context): Promise<Response> => {
     const name = c.req.param('file') ?? '';
@@ -52,15 +66,20 @@ export function assetHandler(dirs: readonly string[]) {
     if (type === undefined || found === null) {
       return c.json({ ok: false as const, error: `no asset "${name.slice(0, 64)}"; was the project built (npm run build)?` }, 404);
     }
-    const etag = `W/"${found.size.toString(36)}-${Math.floor(found.mtimeMs).toString(36)}"`;
-    const headers = {
+    const gzipped = match?.[1] !== 'woff2' && acceptsGzip(c.req.header('Accept-Encoding')) ? await findAsset([path.dirname(found.file)], `${name}.gz`) : null;
+    // The copy made by the same build: not older than the file (a stale one is never sent).
+    const sent = gzipped !== null && gzipped.mtimeMs >= found.mtimeMs ? gzipped : found;
+    const etag = `W/"${sent.size.toString(36)}-${Math.floor(sent.mtimeMs).toString(36)}${sent === found ? '' : '-gz'}"`;
+    const headers: Record<string, string> = {
       'Content-Type': type,
       'Cache-Control': 'no-cache',
       ETag: etag,
       'X-Content-Type-Options': 'nosniff',
+      ...(match?.[1] === 'woff2' ? {} : { Vary: 'Accept-Encoding' }),
+      ...(sent === found ? {} : { 'Content-Encoding': 'gzip' }),
     };
     if (c.req.header('If-None-Match') === etag) return c.body(null, 304, headers);
-    const bytes = await readFile(found.file);
+    const bytes = await readFile(sent.file);
     return c.body(new Uint8Array(bytes), 200, headers);
   };
 }

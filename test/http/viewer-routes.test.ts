@@ -1,6 +1,7 @@
 // The push channel, the viewer link, the kiosk and the page assets, in process
 // (app.request, no socket; the client address comes from a test header).
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -390,6 +391,36 @@ describe('page assets', () => {
     expect((await app.request('/assets/display.js', { headers: { 'If-None-Match': etag } })).status).toBe(304);
     const css = await app.request('/assets/display.css');
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+  });
+
+  it('sends the gzip copy the build left beside a script to a browser that takes gzip, and the plain file otherwise', async () => {
+    const gzDir = mkdtempSync(path.join(tmpdir(), 'showclock-assets-gz-'));
+    try {
+      const source = 'console.log("display");'.repeat(50);
+      writeFileSync(path.join(gzDir, 'display.js'), source);
+      writeFileSync(path.join(gzDir, 'display.js.gz'), gzipSync(source));
+      const app = appWithPages([gzDir]);
+      const zipped = await app.request('/assets/display.js', { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+      expect(zipped.headers.get('content-encoding')).toBe('gzip');
+      expect(zipped.headers.get('vary')).toBe('Accept-Encoding');
+      const bytes = Buffer.from(await zipped.arrayBuffer());
+      expect(bytes.length).toBeLessThan(source.length / 4);
+      expect(gunzipSync(bytes).toString('utf8')).toBe(source);
+      // Its own ETag: a cache never mixes the two.
+      const plain = await app.request('/assets/display.js');
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(await plain.text()).toBe(source);
+      expect(plain.headers.get('etag')).not.toBe(zipped.headers.get('etag'));
+      expect((await app.request('/assets/display.js', { headers: { 'Accept-Encoding': 'gzip;q=0, identity' } })).headers.get('content-encoding')).toBeNull();
+      // A copy older than the file (a build cut off halfway) is never sent.
+      const past = new Date(Date.now() - 60_000);
+      utimesSync(path.join(gzDir, 'display.js.gz'), past, past);
+      expect((await app.request('/assets/display.js', { headers: { 'Accept-Encoding': 'gzip' } })).headers.get('content-encoding')).toBeNull();
+      // Nobody asks for the .gz itself.
+      expect((await app.request('/assets/display.js.gz')).status).toBe(404);
+    } finally {
+      rmSync(gzDir, { recursive: true, force: true });
+    }
   });
 
   it('serves nothing but plain bundle names', async () => {
