@@ -114,13 +114,15 @@ function isPassed(room: Room, timerId: string, scheduledAt: number): boolean {
   return room.passedSchedules.some((p) => p.timerId === timerId && p.scheduledAt === scheduledAt);
 }
 
-/** Timers whose scheduled start has not been dealt with yet. */
-function armedSchedules(room: Room): PassedSchedule[] {
-  const armed: PassedSchedule[] = [];
+const NONE_ARMED: readonly PassedSchedule[] = Object.freeze([]);
+
+/** Timers whose scheduled start has not been dealt with yet. Runs twice per command: nothing is allocated when none is armed. */
+function armedSchedules(room: Room): readonly PassedSchedule[] {
+  let armed: PassedSchedule[] | undefined;
   for (const timer of room.timers) {
-    if (timer.scheduledAt !== null && !isPassed(room, timer.id, timer.scheduledAt)) armed.push({ timerId: timer.id, scheduledAt: timer.scheduledAt });
+    if (timer.scheduledAt !== null && !isPassed(room, timer.id, timer.scheduledAt)) (armed ??= []).push({ timerId: timer.id, scheduledAt: timer.scheduledAt });
   }
-  return armed;
+  return armed ?? NONE_ARMED;
 }
 
 /** The passed list with `timerId`'s entry replaced by `scheduledAt` (or removed, for null): one entry per timer. */
@@ -139,7 +141,9 @@ function withPassed(room: Room, timerId: string, scheduledAt: number | null): Ro
  * finds it passed and never fires it again.
  */
 function applyDueSchedules(room: Room, now: Now): Settled {
-  const due = armedSchedules(room)
+  const armed = armedSchedules(room);
+  if (armed.length === 0) return { room, time: NO_TIME_EVENTS };
+  const due = armed
     .filter((s) => s.scheduledAt <= now.wallMs)
     .sort((a, b) => a.scheduledAt - b.scheduledAt);
   const latest = due[due.length - 1];
@@ -567,6 +571,27 @@ function holdAtZeroUnderStop(room: Room): Room {
 }
 
 /**
+ * sameValue(a, b) for two rooms, without the key array sameValue makes for the
+ * room's twenty-odd fields on every command: a command makes a new room that
+ * shares every part it did not change, so most fields are the same object and
+ * only the changed ones are compared in depth.
+ */
+function sameRoom(a: Room, b: Room): boolean {
+  if (a === b) return true;
+  const aRecord = a as unknown as Record<string, unknown>;
+  const bRecord = b as unknown as Record<string, unknown>;
+  // Own enumerable keys, as sameValue's Object.keys: for...in also walks the prototype, hasOwn keeps the own ones.
+  let count = 0;
+  for (const key in aRecord) {
+    if (!Object.hasOwn(aRecord, key)) continue;
+    count += 1;
+    if (!Object.hasOwn(bRecord, key) || !sameValue(aRecord[key], bRecord[key])) return false;
+  }
+  for (const key in bRecord) if (Object.hasOwn(bRecord, key)) count -= 1;
+  return count === 0;
+}
+
+/**
  * Applies one command at `now`: first every zero event and scheduled start already
  * due, then the command (seq + 1 if it changed anything), then any zero event it
  * made due at once. One command is one change: the events that fell due before it
@@ -583,7 +608,7 @@ export function applyCommand(room: Room, command: Command, now: Now): Applied {
   const after = applyDue(holdAtZeroUnderStop(reduced.room), now);
   const result = after.room;
   return {
-    room: sameValue(room, result) ? room : bump(result),
+    room: sameRoom(room, result) ? room : bump(result),
     outcome: reduced.timer === undefined ? { ok: true } : { ok: true, timer: reduced.timer },
     time: mergeTime(settled.time, after.time),
   };

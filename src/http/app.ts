@@ -4,9 +4,10 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Scheduler } from '../app/clock.js';
-import { NotDone, type RoomService, type CommandSource } from '../app/room-service.js';
+import { DONE, NotDone, type RoomService, type CommandSource } from '../app/room-service.js';
 import type { StorageHealth } from '../store/room-store.js';
 import type { CommandError } from '../domain/types.js';
+import type { Outcome } from '../domain/engine.js';
 import type { RoomKeys } from '../keys/key-file.js';
 import type { Logger } from '../log/logger.js';
 import { LineThrottle } from '../log/line-throttle.js';
@@ -210,8 +211,8 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 
   // The key, then the quota, for everything else under /api.
   app.use('/api/*', async (c, next) => {
-    const [, , version = '', key = ''] = c.req.path.split('/');
-    c.set('route', `${c.req.method} /api/${VERSIONS.includes(version as ApiVersion) ? version : '{version}'}/{api_key}/{unmatched}`);
+    const { version, key } = versionAndKey(c.req.path);
+    c.set('route', unmatchedRoute(c.req.method, version));
     const valid = key.length > 0 && sameSecret(key, deps.keys().apiKey);
     const headers = apiHeaders();
     let decision: RateDecision;
@@ -255,6 +256,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 
   for (const op of operations) {
     const hasId = op.path.includes('{id}');
+    const source: CommandSource = `http-${op.version}`;
     for (const method of op.methods) {
       const route = routePattern(method, op);
       // Names the route; a refusal when the timer id in the path is unknown.
@@ -268,19 +270,19 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
         }
         return undefined;
       };
-      const handler = async (c: Context<AppEnv>) => {
-        const bodyText = method === 'POST' ? await c.req.text() : '';
+      // Not async: a GET, and a command that happens at once, are answered without a promise of their own.
+      const handle = (c: Context<AppEnv>, bodyText: string): Response | Promise<Response> => {
         // Content-Type only for a POST: reading a header makes the request build its Headers, which a GET need not pay for.
         const contentType = method === 'POST' ? c.req.header('content-type') : undefined;
         const parsed = parseInput(op, method, { url: c.req.url, contentType, body: bodyText });
         if (!parsed.ok) return errorResponse(c, 400, parsed.error);
         const action = op.toAction(parsed.input, { id: hasId ? (c.req.param('id') ?? '') : '', newTimerId: deps.newTimerId });
-        return await perform(c, deps.service, action, op, `http-${op.version}`, storage);
+        return perform(c, deps.service, action, op, source, storage);
       };
       // Named before the body limit, so a 413 is logged under its route too. A GET
       // runs both in one handler: each middleware is an async step of its own per request.
-      if (method === 'POST') app.post(honoPath(op), async (c, next) => named(c) ?? next(), limitBody, handler);
-      else app.get(honoPath(op), async (c) => named(c) ?? handler(c));
+      if (method === 'POST') app.post(honoPath(op), async (c, next) => named(c) ?? next(), limitBody, async (c) => handle(c, await c.req.text()));
+      else app.get(honoPath(op), (c) => named(c) ?? handle(c, ''));
     }
   }
 
@@ -321,6 +323,30 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
 
 const SAVING: StorageHealth = { saving: true };
 
+/** The second and third segments of an /api path (`/api/{version}/{key}/...`), '' where there is none; as `path.split('/')` would give them, without its array. */
+export function versionAndKey(path: string): { version: string; key: string } {
+  const afterApi = path.indexOf('/', 1);
+  if (afterApi === -1) return { version: '', key: '' };
+  const afterVersion = path.indexOf('/', afterApi + 1);
+  if (afterVersion === -1) return { version: path.slice(afterApi + 1), key: '' };
+  const afterKey = path.indexOf('/', afterVersion + 1);
+  return { version: path.slice(afterApi + 1, afterVersion), key: path.slice(afterVersion + 1, afterKey === -1 ? path.length : afterKey) };
+}
+
+/** `GET /api/v1/{api_key}/{unmatched}`: the route an /api request is logged under until a route names it, made once per method and version. */
+const unmatchedRoutes = new Map<string, string>();
+function unmatchedRoute(method: string, version: string): string {
+  const shown = VERSIONS.includes(version as ApiVersion) ? version : '{version}';
+  const cacheKey = shown === 'v1' ? method : `${shown} ${method}`;
+  let route = unmatchedRoutes.get(cacheKey);
+  if (route === undefined) {
+    route = `${method} /api/${shown}/{api_key}/{unmatched}`;
+    // Methods are the parser's known ones, so this stays small; bounded all the same.
+    if (unmatchedRoutes.size < 128) unmatchedRoutes.set(cacheKey, route);
+  }
+  return route;
+}
+
 /** `/api` and below: keyed, counted by the key middleware; everything else is a page path or nothing. */
 function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/');
@@ -348,14 +374,15 @@ function storageHeader(health: StorageHealth): Record<string, string> {
   return { [STORAGE_HEADER]: `failing; the room is not being saved: ${problem}`, 'Access-Control-Expose-Headers': STORAGE_HEADER };
 }
 
-async function perform(
+/** An answer at once for a read and for a change that happened at once; a promise of it for a change that waits for its save. */
+function perform(
   c: Context<AppEnv>,
   service: RoomService,
   action: Action,
   op: Operation,
   source: CommandSource,
   storage: () => StorageHealth,
-): Promise<Response> {
+): Response | Promise<Response> {
   switch (action.kind) {
     case 'read-state':
       c.set('read', true);
@@ -371,27 +398,34 @@ async function perform(
     case 'command': {
       const { outcome, durable } = service.dispatch(action.command, source);
       if (!outcome.ok) return errorResponse(c, statusOfRefusal(outcome.error), outcome.error.message);
+      // Happened already (transport, messages, switches): answered now, without a turn of the microtask queue.
+      if (durable === DONE) return commandAnswer(c, service, outcome, op, storage);
       // A change that is saved before it happens is answered once it has happened, or not at all.
-      try {
-        await durable;
-      } catch (error) {
-        addAnswerHeaders(c, storageHeader(storage()));
-        if (!(error instanceof NotDone)) throw error;
-        return notDoneResponse(c, error);
-      }
-      // The save may have just failed or recovered: the answer tells how it is now.
-      const health = storage();
-      if (!health.saving) addAnswerHeaders(c, storageHeader(health));
-      if (op.success.schema === 'TimerCreated' && outcome.timer !== undefined) {
-        return jsonAnswer(c, { ok: true as const, timer: outcome.timer }, 201);
-      }
-      return stateAnswer(c, service.snapshot(), 200);
+      return durable.then(
+        () => commandAnswer(c, service, outcome, op, storage),
+        (error: unknown) => {
+          addAnswerHeaders(c, storageHeader(storage()));
+          if (!(error instanceof NotDone)) throw error;
+          return notDoneResponse(c, error);
+        },
+      );
     }
     default: {
       const unknown: never = action;
       throw new Error(`unhandled action ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/** The answer to a command that happened. */
+function commandAnswer(c: Context<AppEnv>, service: RoomService, outcome: Outcome & { ok: true }, op: Operation, storage: () => StorageHealth): Response {
+  // The save may have just failed or recovered: the answer tells how it is now.
+  const health = storage();
+  if (!health.saving) addAnswerHeaders(c, storageHeader(health));
+  if (op.success.schema === 'TimerCreated' && outcome.timer !== undefined) {
+    return jsonAnswer(c, { ok: true as const, timer: outcome.timer }, 201);
+  }
+  return stateAnswer(c, service.snapshot(), 200);
 }
 
 export type { Method };

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { fields, type FieldName, type JsonExample } from './fields.js';
 import { describeZodError } from './api-errors.js';
 import type { Method, Operation } from './operations.js';
-import { decodeUrlEncoded, queryOf, type UrlEncoded } from './url-encoded.js';
+import { decodeUrlEncodedMap, queryOf, type Decoded } from './url-encoded.js';
 
 export type ParsedInput = { readonly ok: true; readonly input: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly error: string };
 
@@ -85,9 +85,9 @@ class Gathered {
     }
   }
 
-  takeUrlEncoded(names: readonly FieldName[], found: UrlEncoded, where: 'query' | 'body'): void {
+  takeUrlEncoded(names: readonly FieldName[], found: ReadonlyMap<string, Decoded>, where: 'query' | 'body'): void {
     for (const name of names) {
-      const entry = found[name];
+      const entry = found.get(name);
       if (this.#taken.has(name) || entry === undefined) continue;
       this.#taken.add(name);
       if (entry.ok) this.given.set(name, { form: 'query', value: entry.value });
@@ -171,15 +171,15 @@ export function parseInput(op: Operation, method: Method, request: RawRequest): 
   if (method === 'GET') {
     if (!takesInput) return NO_INPUT;
     const gathered = new Gathered();
-    gathered.takeUrlEncoded(fieldNames(op), decodeUrlEncoded(queryOf(request.url)), 'query');
+    gathered.takeUrlEncoded(fieldNames(op), decodeUrlEncodedMap(queryOf(request.url)), 'query');
     return validate(op, gathered, 'query');
   }
   const names = fieldNames(op);
   const gathered = new Gathered();
   if (isFormBody(request.contentType)) {
     if (!takesInput) return NO_INPUT;
-    gathered.takeUrlEncoded(names, decodeUrlEncoded(request.body), 'body');
-    gathered.takeUrlEncoded(names, decodeUrlEncoded(queryOf(request.url)), 'query');
+    gathered.takeUrlEncoded(names, decodeUrlEncodedMap(request.body), 'body');
+    gathered.takeUrlEncoded(names, decodeUrlEncodedMap(queryOf(request.url)), 'query');
     return validate(op, gathered, 'query');
   }
   // Any other Content-Type, or none, is read as JSON: clients that cannot set one still get through.
@@ -187,6 +187,6 @@ export function parseInput(op: Operation, method: Method, request: RawRequest): 
   if (!read.ok) return read;
   if (!takesInput) return NO_INPUT;
   gathered.takeJson(names, read.body);
-  gathered.takeUrlEncoded(names, decodeUrlEncoded(queryOf(request.url)), 'query');
+  gathered.takeUrlEncoded(names, decodeUrlEncodedMap(queryOf(request.url)), 'query');
   return validate(op, gathered, 'json');
 }

@@ -10,57 +10,64 @@
 /** Snapshot fields whose value is an object held by the room itself (not made per snapshot). */
 const ROOM_OWNED = new Set(['timers', 'tags', 'settings', 'display', 'questions', 'message']);
 
-/** Text of room-owned objects by identity; a replaced object is collected with its text. */
-const texts = new WeakMap<object, string>();
-/** `"name":` for each field name met so far (a snapshot has a fixed, small set). */
+/** `,"name":text` of room-owned objects by identity (and the field they were met under); a replaced object is collected with its text. */
+const texts = new WeakMap<object, { readonly key: string; readonly field: string }>();
+/** `,"name":` for each field name met so far (a snapshot has a fixed, small set). */
 const prefixes = new Map<string, string>();
 
 function prefixOf(key: string): string {
   let prefix = prefixes.get(key);
   if (prefix === undefined) {
-    prefix = `${JSON.stringify(key)}:`;
+    prefix = `,${JSON.stringify(key)}:`;
     if (prefixes.size < 256) prefixes.set(key, prefix);
   }
   return prefix;
 }
 
-function roomOwnedText(value: object): string {
-  let text = texts.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    texts.set(value, text);
-  }
-  return text;
+/** The whole field, `,"timers":[...]`: one string to add per answer rather than three. */
+function roomOwnedField(key: string, value: object): string {
+  const kept = texts.get(value);
+  if (kept !== undefined && kept.key === key) return kept.field;
+  const field = `${prefixOf(key)}${JSON.stringify(value)}`;
+  texts.set(value, { key, field });
+  return field;
 }
 
 /**
  * JSON.stringify(snapshot) for a plain snapshot object (own enumerable fields, no
  * toJSON of its own). Fields JSON leaves out (undefined, functions) are left out here too.
+ * Every field but the first is written as `,"name":` (kept per name) and its text:
+ * each piece added is a string made per answer (about 2.6 KB of garbage per answer
+ * before, BENCHMARKS.md).
  */
 export function snapshotJson(snapshot: object): string {
   let out = '{';
-  for (const key of Object.keys(snapshot)) {
-    const value: unknown = (snapshot as Record<string, unknown>)[key];
-    let text: string;
-    switch (typeof value) {
-      case 'number':
-        text = Number.isFinite(value) ? String(value) : 'null';
-        break;
-      case 'boolean':
-        text = value ? 'true' : 'false';
-        break;
-      case 'object':
-        text = value === null ? 'null' : ROOM_OWNED.has(key) ? roomOwnedText(value) : JSON.stringify(value);
-        break;
-      case 'undefined':
-      case 'function':
-      case 'symbol':
-        continue;
-      default:
-        // Strings (escaped as JSON escapes them) and anything else JSON knows how to write.
-        text = JSON.stringify(value);
+  let first = true;
+  const record = snapshot as Record<string, unknown>;
+  // for...in rather than Object.keys (an array per answer); hasOwn keeps the own fields, as Object.keys does.
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const value: unknown = record[key];
+    const type = typeof value;
+    if (type === 'undefined' || type === 'function' || type === 'symbol') continue;
+    // The first field goes without the kept prefix's comma (a copy of a short string, once per answer).
+    if (type === 'object' && value !== null && ROOM_OWNED.has(key)) {
+      const field = roomOwnedField(key, value as object);
+      out += first ? field.slice(1) : field;
+    } else {
+      const prefix = prefixOf(key);
+      out += first ? prefix.slice(1) : prefix;
+      out += fieldText(value);
     }
-    out += out.length === 1 ? `${prefixOf(key)}${text}` : `,${prefixOf(key)}${text}`;
+    first = false;
   }
   return `${out}}`;
+}
+
+/** A field's value as JSON.stringify writes it (not undefined, a function or a symbol). */
+function fieldText(value: unknown): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (value === null) return 'null';
+  return JSON.stringify(value) as string;
 }
