@@ -12,6 +12,7 @@
 //                                            profiler with the objects that die young, bench/lib/heap-sampler.cjs),
 //                                            by function and module, and the GCs over the measured requests
 import { build } from 'esbuild';
+import { serviceBundleOptions } from '../scripts/build.mjs';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -39,33 +40,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Where the sources are: this tree by default, or a copy (--root=DIR) with its own src/ and node_modules. */
 const sourceRoot = path.resolve(option('root', ROOT));
 
-const zodEnglishOnly = {
-  name: 'zod-english-only',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
-      contents: 'export { default as en } from "./en.js";',
-      resolveDir: path.dirname(args.path),
-      loader: 'js',
-    }));
-  },
-};
-
-await build({
-  entryPoints: [path.join(sourceRoot, 'src/main.ts')],
-  outfile: bundle,
-  absWorkingDir: sourceRoot,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  minify: false,
-  external: ['onoff'],
-  plugins: [zodEnglishOnly],
-  define: { 'import.meta.url': '__showclockBundleUrl' },
-  supported: { 'dynamic-import': false },
-  banner: { js: "const __showclockBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  logLevel: 'warning',
-});
+await build(serviceBundleOptions({ sourceRoot, outfile: bundle, minify: false }));
 
 const dataDir = mkdtempSync(path.join(dir, 'data-'));
 // A start is profiled as the bench times it: on a saved room (a first start makes it).

@@ -2,3 +2,4 @@
 export function buildServer(options?: { minify?: boolean }): Promise<void>;
 export function buildPages(options?: { outdir?: string; minify?: boolean; only?: readonly string[] }): Promise<string[]>;
 export function warmCodeCache(cacheFile: string, options?: { timeoutMs?: number }): Promise<void>;
+export function serviceBundleOptions(options: { sourceRoot?: string; outfile: string; minify?: boolean }): import('esbuild').BuildOptions;

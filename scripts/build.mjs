@@ -22,7 +22,7 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 // zod's namespace re-exports ~50 translated error-message locales (about 270 KB
 // minified) that tree shaking cannot drop. Every message we show is our own, so
 // keep English only: the bundle shrinks by almost half, which matters on a Pi.
-const zodEnglishOnly = {
+export const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
     b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
@@ -33,18 +33,20 @@ const zodEnglishOnly = {
   },
 };
 
-export async function buildServer({ minify = true } = {}) {
-  const dist = path.join(root, 'dist');
-  const bundle = path.join(dist, 'showclock.cjs');
-  await build({
-    entryPoints: [path.join(root, 'src/main.ts')],
-    outfile: bundle,
+/**
+ * The esbuild options of the service bundle (dist/showclock.cjs), for the build and for
+ * tools that bundle a copy of the same sources (bench/profile.mjs), so the two never differ.
+ */
+export function serviceBundleOptions({ sourceRoot = root, outfile, minify = true }) {
+  return {
+    entryPoints: [path.join(sourceRoot, 'src/main.ts')],
+    outfile,
+    absWorkingDir: sourceRoot,
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     minify,
-    sourcemap: 'linked',
     external: ['onoff'],
     plugins: [zodEnglishOnly],
     legalComments: 'none',
@@ -54,7 +56,13 @@ export async function buildServer({ minify = true } = {}) {
     supported: { 'dynamic-import': false },
     banner: { js: "const __showclockBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
-  });
+  };
+}
+
+export async function buildServer({ minify = true } = {}) {
+  const dist = path.join(root, 'dist');
+  const bundle = path.join(dist, 'showclock.cjs');
+  await build({ ...serviceBundleOptions({ outfile: bundle, minify }), sourcemap: 'linked' });
   const sha256 = createHash('sha256').update(readFileSync(bundle)).digest('hex');
   await build({
     entryPoints: [path.join(root, 'src/launcher.ts')],

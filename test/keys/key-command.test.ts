@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { runKeyCommand } from '../../src/cli/key-command.js';
 import { EXIT_DATA_DIR, loadConfig } from '../../src/config/config.js';
 import { generateKey, readKeys, writeKeys } from '../../src/keys/key-file.js';
+import { serviceBundleOptions } from '../../scripts/build.mjs';
 import { ROOT } from '../e2e/service-process.js';
 
 let work: string;
@@ -20,19 +21,7 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'showclock-key-command-'));
   bundle = path.join(work, 'showclock.cjs');
   // As scripts/build.mjs makes dist/showclock.cjs, without minifying or the code cache.
-  await build({
-    entryPoints: [path.join(ROOT, 'src/main.ts')],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['onoff'],
-    define: { 'import.meta.url': '__showclockBundleUrl' },
-    supported: { 'dynamic-import': false },
-    banner: { js: "const __showclockBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    logLevel: 'error',
-  });
+  await build({ ...serviceBundleOptions({ sourceRoot: ROOT, outfile: bundle, minify: false }), logLevel: 'error' });
 }, 60_000);
 
 afterAll(() => {

@@ -10,13 +10,12 @@ import { DISPLAY_DEFAULTS } from '../../domain/room.js';
 import type { Snapshot } from '../../domain/snapshot.js';
 import { DISPLAY_LAYOUTS, type DisplayLayout, type DisplaySettings } from '../../domain/types.js';
 import { byId, make, setPressed, setText } from './elements.js';
+import { TwoPress } from './two-press.js';
 import type { RoomCommands } from './room-commands.js';
 
 export type ColourField = 'background' | 'normalColour' | 'warningColour' | 'overrunColour';
 /** Every element switch of the display settings (a `show*` field), taken from the room's own list. */
 export type ShowField = Extract<(typeof DISPLAY_FIELD_NAMES)[number], `show${string}`>;
-
-const REMOVE_CONFIRM_MS = 4_000;
 
 export const LAYOUT_WORDS: Readonly<Record<DisplayLayout, string>> = { full: 'full', minimal: 'time only', lowerThird: 'lower third' };
 
@@ -124,7 +123,7 @@ export class DisplayPanel {
   readonly #fileLabel = byId('display-logo-file-label', HTMLLabelElement);
   /** Inputs whose change is on its way: a snapshot from before it must not flash the old value back. */
   readonly #pending = new Set<HTMLInputElement>();
-  #removeConfirm: ReturnType<typeof setTimeout> | null = null;
+  readonly #removal = new TwoPress(this.#remove, { ask: 'Remove? Press again', idle: 'Remove logo' });
 
   constructor(commands: RoomCommands) {
     this.#commands = commands;
@@ -242,20 +241,6 @@ export class DisplayPanel {
 
   #removeLogo(): void {
     // Two presses: a stray tap must not take the venue's logo off every screen mid-show.
-    if (this.#removeConfirm === null) {
-      setText(this.#remove, 'Remove? Press again');
-      this.#remove.classList.add('confirm');
-      this.#removeConfirm = setTimeout(() => this.#unconfirm(), REMOVE_CONFIRM_MS);
-      return;
-    }
-    this.#unconfirm();
-    void this.#commands.run('Remove the logo', '/display/logo/delete');
-  }
-
-  #unconfirm(): void {
-    if (this.#removeConfirm !== null) clearTimeout(this.#removeConfirm);
-    this.#removeConfirm = null;
-    setText(this.#remove, 'Remove logo');
-    this.#remove.classList.remove('confirm');
+    if (this.#removal.press()) void this.#commands.run('Remove the logo', '/display/logo/delete');
   }
 }

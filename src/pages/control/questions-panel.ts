@@ -9,6 +9,7 @@
 import type { Snapshot } from '../../domain/snapshot.js';
 import type { Question, QuestionState } from '../../domain/types.js';
 import { byId, make, setPressed, setText } from './elements.js';
+import { TwoPress } from './two-press.js';
 import {
   ACTION_WORDS,
   filterCount,
@@ -27,7 +28,6 @@ import {
 } from './question-list.js';
 import type { RoomCommands } from './room-commands.js';
 
-const CONFIRM_MS = 4_000;
 /** A received time is worked out again at most this often (it gains its date after a day). */
 const TIME_TEXT_KEPT_MS = 3_600_000;
 
@@ -45,7 +45,8 @@ interface QuestionRow {
   readonly withName: HTMLButtonElement;
   /** What the received time was worked out for (zone, format, hour of the server's now). */
   timeKey: string;
-  confirmDelete: ReturnType<typeof setTimeout> | null;
+  /** Its delete button: two presses, made with the row's buttons. */
+  removal: TwoPress | null;
 }
 
 export class QuestionsPanel {
@@ -61,7 +62,7 @@ export class QuestionsPanel {
   readonly #filterButtons = new Map<QuestionFilter, HTMLButtonElement>();
   readonly #rows = new Map<string, QuestionRow>();
   #filter: QuestionFilter = 'all';
-  #confirmClear: ReturnType<typeof setTimeout> | null = null;
+  readonly #clearing = new TwoPress(this.#clear, { ask: () => (this.#answered === 1 ? 'Delete 1 answered?' : `Delete ${this.#answered} answered?`), idle: 'Clear answered' });
   #answered = 0;
 
   constructor(commands: RoomCommands) {
@@ -96,7 +97,7 @@ export class QuestionsPanel {
     this.#filterButtons.forEach((button, filter) => setText(button, `${filterWords(filter)} (${filterCount(filter, counts, questions.length)})`));
     this.#renderCurrent(snapshot);
     this.#answered = counts.answered;
-    if (this.#confirmClear === null) setText(this.#clear, 'Clear answered');
+    if (!this.#clearing.asking) setText(this.#clear, 'Clear answered');
     this.#clear.disabled = counts.answered === 0;
 
     const listed = listedQuestions(questions, this.#filter);
@@ -118,7 +119,7 @@ export class QuestionsPanel {
     }
     this.#rows.forEach((row, id) => {
       if (keep.has(id)) return;
-      if (row.confirmDelete !== null) clearTimeout(row.confirmDelete);
+      row.removal?.reset();
       this.#rows.delete(id);
     });
     setText(this.#empty, questions.length === 0 ? 'No questions yet. People send them from the audience link (under Links and keys).' : `None ${filterWords(this.#filter).toLowerCase()}.`);
@@ -154,7 +155,7 @@ export class QuestionsPanel {
       buttons.set(action, button);
     }
     const li = make('li', { className: 'question-item', attrs: { 'data-question': id } }, [text, meta, actions]);
-    const row: QuestionRow = { li, text, state, name, time, buttons, withName, timeKey: '', confirmDelete: null };
+    const row: QuestionRow = { li, text, state, name, time, buttons, withName, timeKey: '', removal: null };
     buttons.forEach((button, action) => {
       button.addEventListener('click', () => {
         if (action === 'delete') this.#delete(row, id);
@@ -209,40 +210,11 @@ export class QuestionsPanel {
   #delete(row: QuestionRow, id: string): void {
     const button = row.buttons.get('delete');
     if (button === undefined) return;
-    if (row.confirmDelete === null) {
-      setText(button, 'Delete?');
-      button.className = 'delete confirm';
-      row.confirmDelete = setTimeout(() => this.#unconfirmDelete(row), CONFIRM_MS);
-      return;
-    }
-    this.#unconfirmDelete(row);
-    void this.#run('delete', id);
-  }
-
-  #unconfirmDelete(row: QuestionRow): void {
-    if (row.confirmDelete !== null) clearTimeout(row.confirmDelete);
-    row.confirmDelete = null;
-    const button = row.buttons.get('delete');
-    if (button === undefined) return;
-    setText(button, ACTION_WORDS.delete);
-    button.className = 'delete';
+    row.removal ??= new TwoPress(button, { ask: 'Delete?', idle: ACTION_WORDS.delete });
+    if (row.removal.press()) void this.#run('delete', id);
   }
 
   #clearAnswered(): void {
-    if (this.#confirmClear === null) {
-      setText(this.#clear, this.#answered === 1 ? 'Delete 1 answered?' : `Delete ${this.#answered} answered?`);
-      this.#clear.className = 'confirm';
-      this.#confirmClear = setTimeout(() => this.#unconfirmClear(), CONFIRM_MS);
-      return;
-    }
-    this.#unconfirmClear();
-    void this.#commands.run('Clear answered questions', '/questions/clear_answered');
-  }
-
-  #unconfirmClear(): void {
-    if (this.#confirmClear !== null) clearTimeout(this.#confirmClear);
-    this.#confirmClear = null;
-    setText(this.#clear, 'Clear answered');
-    this.#clear.className = '';
+    if (this.#clearing.press()) void this.#commands.run('Clear answered questions', '/questions/clear_answered');
   }
 }

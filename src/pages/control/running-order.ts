@@ -7,6 +7,7 @@ import { APPEARANCES, type Appearance, type Timer } from '../../domain/types.js'
 import { DURATION_HINT, formatDurationText, parseDurationText } from './duration-text.js';
 import { instantText, parseInstantText } from './time-of-day-text.js';
 import { byId, make, setText } from './elements.js';
+import { TwoPress } from './two-press.js';
 import type { RoomCommands } from './room-commands.js';
 import { RowDrag } from './row-drag.js';
 
@@ -25,7 +26,6 @@ const FIELD_WORDS: Readonly<Record<TextField | 'appearance' | 'tagId', string>> 
   appearance: 'Shows',
   tagId: 'Tag',
 };
-const DELETE_CONFIRM_MS = 4_000;
 
 interface Row {
   readonly tr: HTMLTableRowElement;
@@ -42,7 +42,8 @@ interface Row {
   readonly up: HTMLButtonElement;
   readonly down: HTMLButtonElement;
   readonly remove: HTMLButtonElement;
-  confirmUntil: ReturnType<typeof setTimeout> | null;
+  /** Its delete button: two presses. */
+  readonly removal: TwoPress;
 }
 
 /** A field as the console shows it; times of day in the room's zone and format, from the snapshot. */
@@ -103,7 +104,7 @@ export class RunningOrder {
     });
     this.#rows.forEach((row, id) => {
       if (seen.has(id)) return;
-      if (row.confirmUntil !== null) clearTimeout(row.confirmUntil);
+      row.removal.reset();
       if (row.tr.parentNode !== null) row.tr.parentNode.removeChild(row.tr);
       this.#rows.delete(id);
     });
@@ -179,7 +180,7 @@ export class RunningOrder {
       make('td', {}, [tag]),
       make('td', { className: 'c-actions' }, [start, select, up, down, remove]),
     ]);
-    const row: Row = { tr, position, idText, inputs, appearance, tag, tagsShown: '', select, start, up, down, remove, confirmUntil: null };
+    const row: Row = { tr, position, idText, inputs, appearance, tag, tagsShown: '', select, start, up, down, remove, removal: new TwoPress(remove, { ask: 'Delete?', idle: '✕' }) };
     setText(idText, id);
 
     for (const field of TEXT_FIELDS) {
@@ -316,22 +317,8 @@ export class RunningOrder {
   }
 
   #delete(row: Row, id: string): void {
-    if (row.confirmUntil === null) {
-      // Two presses: a stray click must not take a speaker's timer out mid-show.
-      setText(row.remove, 'Delete?');
-      row.remove.className = 'delete confirm';
-      row.confirmUntil = setTimeout(() => this.#unconfirm(row), DELETE_CONFIRM_MS);
-      return;
-    }
-    this.#unconfirm(row);
-    void this.#commands.run(`Delete "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/delete`);
-  }
-
-  #unconfirm(row: Row): void {
-    if (row.confirmUntil !== null) clearTimeout(row.confirmUntil);
-    row.confirmUntil = null;
-    setText(row.remove, '✕');
-    row.remove.className = 'delete';
+    // Two presses: a stray click must not take a speaker's timer out mid-show.
+    if (row.removal.press()) void this.#commands.run(`Delete "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/delete`);
   }
 
   async #add(): Promise<void> {

@@ -4,16 +4,17 @@
 import type { Snapshot } from '../../domain/snapshot.js';
 import type { Tag } from '../../domain/types.js';
 import { byId, make, setText } from './elements.js';
+import { TwoPress } from './two-press.js';
 import type { RoomCommands } from './room-commands.js';
 
-const DELETE_CONFIRM_MS = 4_000;
 
 interface TagRow {
   readonly li: HTMLLIElement;
   readonly name: HTMLInputElement;
   readonly colour: HTMLInputElement;
   readonly remove: HTMLButtonElement;
-  confirmUntil: ReturnType<typeof setTimeout> | null;
+  /** Its delete button: two presses. */
+  readonly removal: TwoPress;
 }
 
 export class TagsPanel {
@@ -42,7 +43,7 @@ export class TagsPanel {
     });
     this.#rows.forEach((row, id) => {
       if (seen.has(id)) return;
-      if (row.confirmUntil !== null) clearTimeout(row.confirmUntil);
+      row.removal.reset();
       if (row.li.parentNode !== null) row.li.parentNode.removeChild(row.li);
       this.#rows.delete(id);
     });
@@ -53,7 +54,7 @@ export class TagsPanel {
     const colour = make('input', { className: 't-colour', attrs: { type: 'color' } });
     const remove = make('button', { className: 'delete', text: '✕', attrs: { type: 'button', title: 'Delete the tag (press twice)' } });
     const li = make('li', { attrs: { 'data-tag': id } }, [colour, name, remove]);
-    const row: TagRow = { li, name, colour, remove, confirmUntil: null };
+    const row: TagRow = { li, name, colour, remove, removal: new TwoPress(remove, { ask: 'Delete?', idle: '✕' }) };
     name.addEventListener('change', () => void this.#update(id, { name: name.value }));
     name.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') name.blur();
@@ -91,20 +92,6 @@ export class TagsPanel {
   }
 
   #delete(row: TagRow, id: string): void {
-    if (row.confirmUntil === null) {
-      setText(row.remove, 'Delete?');
-      row.remove.className = 'delete confirm';
-      row.confirmUntil = setTimeout(() => this.#unconfirm(row), DELETE_CONFIRM_MS);
-      return;
-    }
-    this.#unconfirm(row);
-    void this.#commands.run(`Delete tag "${this.#tagName(id)}"`, '/tag/delete', { tagId: id });
-  }
-
-  #unconfirm(row: TagRow): void {
-    if (row.confirmUntil !== null) clearTimeout(row.confirmUntil);
-    row.confirmUntil = null;
-    setText(row.remove, '✕');
-    row.remove.className = 'delete';
+    if (row.removal.press()) void this.#commands.run(`Delete tag "${this.#tagName(id)}"`, '/tag/delete', { tagId: id });
   }
 }
