@@ -9,6 +9,7 @@ import type { Logger } from '../log/logger.js';
 import { BadInputLog } from './bad-input-log.js';
 import { CommandGate, type CommandTarget } from './command-gate.js';
 import { OscFeedback, type DatagramOut, type FeedbackSource } from './osc-feedback.js';
+import type { GatedUdpInput } from './gated-udp-input.js';
 import { OscInput } from './osc-input.js';
 import { Refusals } from './refusals.js';
 import { TextInput } from './text-input.js';
@@ -72,7 +73,7 @@ export async function startOsc(deps: OscDeps): Promise<OscAdapter> {
     nowMs: deps.monoMs,
   });
 
-  const listen = async (what: string, port: number | undefined, make: (port: number) => OscInput | TextInput): Promise<number | null> => {
+  const listen = async (what: string, port: number | undefined, make: (port: number) => GatedUdpInput): Promise<number | null> => {
     if (port === undefined) return null;
     const input = make(port);
     try {
