@@ -3,11 +3,11 @@
 // the response schema of that status with openapi-response-validator. The
 // check is stricter than the document (no properties beyond those listed), so
 // a field added to a response without its schema shows up as a failure here.
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import validatorModule from 'openapi-response-validator';
 import { z } from 'zod';
 import { ErrorSchema, StateEnvelopeSchema } from '../../src/http/schemas.js';
-import { createTestApp, type TestApp } from './test-app.js';
+import { createTestApp, type TestApp, type TestAppOptions } from './test-app.js';
 
 type Json = Record<string, unknown>;
 export type OpenApiDocument = Json & { paths: Record<string, Record<string, Json>>; components: { schemas: Record<string, Json> } };
@@ -197,5 +197,22 @@ export function apiClient(t: TestApp, checker: OpenApiChecker, version: 'v0' | '
     post: (path: string, body?: unknown, opts: CallOptions = {}) =>
       call(t, checker, 'POST', base + path, body === undefined ? opts : { ...opts, body }),
     send: (method: string, path: string, opts: CallOptions = {}) => call(t, checker, method, base + path, opts),
+  };
+}
+
+/**
+ * For a test file whose answers are all checked against the served OpenAPI document:
+ * reads the document once, before the file's tests, and returns the file's setup (a
+ * fresh app and its v1 client).
+ */
+export function useCheckedApp(): (opts?: TestAppOptions) => { t: TestApp; api: ReturnType<typeof apiClient> } {
+  let checker: OpenApiChecker | undefined;
+  beforeAll(async () => {
+    checker = new OpenApiChecker(await servedDocument());
+  });
+  return (opts = {}) => {
+    if (checker === undefined) throw new Error('useCheckedApp: the document is read in beforeAll; call setup inside a test');
+    const t = createTestApp(opts);
+    return { t, api: apiClient(t, checker, 'v1') };
   };
 }

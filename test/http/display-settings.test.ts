@@ -2,20 +2,11 @@
 // snapshot, set with GET or POST /display (at least one field, the others kept),
 // one change each (seq + 1, pushed); bad values are 400 naming the field and
 // change nothing. The defaults are the look the display always had.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DISPLAY_DEFAULTS } from '../../src/domain/room.js';
-import { apiClient, errorOf, OpenApiChecker, servedDocument, stateOf } from '../helpers/openapi-check.js';
-import { createTestApp } from '../helpers/test-app.js';
+import { errorOf, stateOf, useCheckedApp } from '../helpers/openapi-check.js';
 
-let checker: OpenApiChecker;
-beforeAll(async () => {
-  checker = new OpenApiChecker(await servedDocument());
-});
-
-function setup() {
-  const t = createTestApp();
-  return { t, api: apiClient(t, checker, 'v1') };
-}
+const setup = useCheckedApp();
 
 describe('/display', () => {
   it('starts at the defaults: the display as it always looked', async () => {

@@ -3,20 +3,11 @@
 // tag, a bad colour or a bad name is 400 naming the field; deleting a tag clears
 // it from its timers in the same change (seq + 1). Every answer is checked
 // against the OpenAPI document.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mustBeSavedFirst } from '../../src/app/room-service.js';
-import { apiClient, errorOf, OpenApiChecker, servedDocument, stateOf } from '../helpers/openapi-check.js';
-import { createTestApp } from '../helpers/test-app.js';
+import { errorOf, stateOf, useCheckedApp } from '../helpers/openapi-check.js';
 
-let checker: OpenApiChecker;
-beforeAll(async () => {
-  checker = new OpenApiChecker(await servedDocument());
-});
-
-function setup() {
-  const t = createTestApp();
-  return { t, api: apiClient(t, checker, 'v1') };
-}
+const setup = useCheckedApp();
 
 describe('tags', () => {
   it('are made with a name and a colour (default blue), renamed and recoloured, one change each', async () => {

@@ -1,20 +1,12 @@
 // Every v1 endpoint of remote-control-api.md §4 and the additions of decisions.md,
 // in its GET and POST forms, in process. Every answer also passes `call`'s checks
 // (JSON, no-store, CORS, rate-limit headers, body fits the OpenAPI document).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TimersListSchema, TimerCreatedSchema } from '../../src/http/schemas.js';
-import { apiClient, errorOf, OpenApiChecker, servedDocument, stateOf } from '../helpers/openapi-check.js';
-import { createTestApp, roomWithTimers, type TestAppOptions } from '../helpers/test-app.js';
+import { errorOf, stateOf, useCheckedApp } from '../helpers/openapi-check.js';
+import { roomWithTimers } from '../helpers/test-app.js';
 
-let checker: OpenApiChecker;
-beforeAll(async () => {
-  checker = new OpenApiChecker(await servedDocument());
-});
-
-function setup(opts: TestAppOptions = {}) {
-  const t = createTestApp(opts);
-  return { t, api: apiClient(t, checker, 'v1') };
-}
+const setup = useCheckedApp();
 
 describe('GET /state', () => {
   it('answers the snapshot of a new room: one default timer, paused at 10 minutes, seq 1', async () => {
