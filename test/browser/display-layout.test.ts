@@ -3,11 +3,10 @@
 // message never covers the time, titles never run under the ON AIR badge, a held
 // timer looks held, and the digits come from the box's own font, each as wide as
 // the others. Screenshots of each size go to test-artifacts/display-layout-*.png.
-import { rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDisplayBundle, launchChromium, pixelStats, saveScreenshot, overlaps, type Box } from './browser-kit.js';
-import { startLiveServer, VIEWER_KEY, type LiveServer } from './live-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { pixelStats, saveScreenshot, overlaps, type Box } from './browser-kit.js';
+import { useDisplayRig, VIEWER_KEY } from './live-server.js';
 
 const SIZES = [
   { width: 1920, height: 1080 },
@@ -23,20 +22,8 @@ const LONG_TITLE = `Opening keynote and welcome ${'W'.repeat(60)} ${'lorem ipsum
 const LONG_SPEAKER = `Professor ${'Maximiliana '.repeat(20)}`.slice(0, 200);
 const LONG_MESSAGE = `Please wrap up now, ${'M'.repeat(120)} ${'the next session starts in the main hall in five minutes '.repeat(8)}`.slice(0, 500);
 
-let browser: Browser;
-let pagesDir: string;
-let server: LiveServer;
+const rig = useDisplayRig();
 
-beforeAll(async () => {
-  [pagesDir, browser] = await Promise.all([buildDisplayBundle(), launchChromium()]);
-  server = await startLiveServer({ pagesDir });
-}, 240_000);
-
-afterAll(async () => {
-  await server?.close();
-  await browser?.close();
-  if (pagesDir !== undefined) rmSync(pagesDir, { recursive: true, force: true });
-});
 
 function inside(a: Box, size: { width: number; height: number }): boolean {
   return a.x >= 0 && a.y >= 0 && a.x + a.width <= size.width + 0.5 && a.y + a.height <= size.height + 0.5;
@@ -63,9 +50,9 @@ async function textBoxOf(page: Page, selector: string): Promise<Box> {
 }
 
 async function openDisplay(size: { width: number; height: number }, path = '/display'): Promise<Page> {
-  const context = await browser.newContext({ viewport: size, timezoneId: 'UTC' });
+  const context = await rig.browser.newContext({ viewport: size, timezoneId: 'UTC' });
   const page = await context.newPage();
-  await page.goto(server.url(path));
+  await page.goto(rig.server.url(path));
   await page.waitForFunction(() => (document.getElementById('time')?.textContent ?? '').trim() !== '');
   await page.waitForFunction(() => document.fonts.status === 'loaded');
   return page;
@@ -74,7 +61,7 @@ async function openDisplay(size: { width: number; height: number }, path = '/dis
 /** A fresh timer with the longest titles, running, ON AIR, with the longest message. */
 async function longestShow(): Promise<void> {
   const id = `L${Math.random().toString(36).slice(2, 8)}`;
-  await server.run(
+  await rig.server.run(
     { type: 'settings.set', zeroBehavior: 'continue', autoAdvance: false },
     { type: 'timer.create', id, fields: { label: LONG_TITLE, speaker: LONG_SPEAKER, duration: 5_400_000, warnAt: 60_000, appearance: 'countdown' } },
     { type: 'timer.select', id },
@@ -113,7 +100,7 @@ describe('display layout under the longest input', { timeout: 60_000 }, () => {
         const runningShot = await saveScreenshot(page, `display-layout-${name}-running`);
         expect(await page.isVisible('#mark')).toBe(false);
 
-        await server.run({ type: 'pause' });
+        await rig.server.run({ type: 'pause' });
         await page.waitForFunction(() => document.getElementById('mark')?.textContent === 'PAUSED');
         await page.waitForFunction(() => !document.getElementById('mark')?.hidden);
         const pausedTime = await boxOf(page, '#time');
@@ -122,8 +109,8 @@ describe('display layout under the longest input', { timeout: 60_000 }, () => {
         const pausedShot = await saveScreenshot(page, `display-layout-${name}-paused`);
         // The digits themselves are dimmed: the brightest pixel in their box drops well below white.
         const region = { x: pausedTime.x / size.width, y: pausedTime.y / size.height, w: pausedTime.width / size.width, h: pausedTime.height / size.height };
-        const running = await pixelStats(browser, runningShot, region);
-        const paused = await pixelStats(browser, pausedShot, region);
+        const running = await pixelStats(rig.browser, runningShot, region);
+        const paused = await pixelStats(rig.browser, pausedShot, region);
         expect(running.maxChannel).toBeGreaterThan(240);
         expect(paused.maxChannel).toBeLessThan(160);
       } finally {
@@ -134,7 +121,7 @@ describe('display layout under the longest input', { timeout: 60_000 }, () => {
 
   it('tells a stop at zero from a pause, and a timer not started yet from both', async () => {
     const id = `S${Math.random().toString(36).slice(2, 8)}`;
-    await server.run(
+    await rig.server.run(
       { type: 'message.clear' },
       { type: 'onair.set', on: false },
       { type: 'settings.set', zeroBehavior: 'stop', autoAdvance: false },
@@ -146,24 +133,24 @@ describe('display layout under the longest input', { timeout: 60_000 }, () => {
     try {
       await page.waitForFunction(() => document.getElementById('mark')?.textContent === 'READY');
       await saveScreenshot(page, 'display-layout-ready');
-      await server.run({ type: 'start' }, { type: 'adjust', ms: -61_000 });
+      await rig.server.run({ type: 'start' }, { type: 'adjust', ms: -61_000 });
       await page.waitForFunction(() => document.getElementById('mark')?.textContent === 'STOPPED AT ZERO');
       expect(await page.textContent('#time')).toBe('0:00');
       const shot = await saveScreenshot(page, 'display-layout-stopped');
       const mark = await boxOf(page, '#mark');
-      const stats = await pixelStats(browser, shot, { x: mark.x / size.width, y: mark.y / size.height, w: mark.width / size.width, h: mark.height / size.height });
+      const stats = await pixelStats(rig.browser, shot, { x: mark.x / size.width, y: mark.y / size.height, w: mark.width / size.width, h: mark.height / size.height });
       expect(stats.red).toBeGreaterThan(200);
       // The digits stay bright at zero: it is the end, not a hold.
       expect(await page.$eval('#time', (el) => getComputedStyle(el).opacity)).toBe('1');
     } finally {
       await page.context().close();
-      await server.run({ type: 'settings.set', zeroBehavior: 'continue' });
+      await rig.server.run({ type: 'settings.set', zeroBehavior: 'continue' });
     }
   });
 
   it('keeps a phone on plain http awake with a silent looping video, and the kiosk with the Wake Lock API', async () => {
     // Chromium on 127.0.0.1 is a secure context; a phone on http://showclock.local is not and has no Wake Lock.
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await rig.browser.newContext({ viewport: { width: 390, height: 844 } });
     await context.addInitScript(() => {
       delete (Navigator.prototype as { wakeLock?: unknown }).wakeLock;
     });
@@ -174,7 +161,7 @@ describe('display layout under the longest input', { timeout: 60_000 }, () => {
       if (message.type() === 'error') problems.push(message.text());
     });
     try {
-      await page.goto(server.url(`/view/${VIEWER_KEY}`));
+      await page.goto(rig.server.url(`/view/${VIEWER_KEY}`));
       await page.waitForFunction(() => {
         const video = document.querySelector('video.keep-awake');
         return video instanceof HTMLVideoElement && !video.paused && video.currentTime > 0;
@@ -196,13 +183,13 @@ describe('display layout under the longest input', { timeout: 60_000 }, () => {
   it('draws the digits in the box’s own font, every digit as wide as the others', async () => {
     await longestShow();
     const fonts: string[] = [];
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const context = await rig.browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
     page.on('response', (response) => {
       if (response.url().endsWith('.woff2')) fonts.push(new URL(response.url()).pathname);
     });
     try {
-      await page.goto(server.url(`/view/${VIEWER_KEY}`));
+      await page.goto(rig.server.url(`/view/${VIEWER_KEY}`));
       await page.waitForFunction(() => document.fonts.status === 'loaded' && document.fonts.check('700 20px "Showclock Inter"'));
       expect(fonts).toEqual(['/assets/inter-latin-700-normal.woff2']);
       const widths = await page.evaluate(() => {
@@ -256,10 +243,10 @@ describe('display settings on the screen', { timeout: 60_000 }, () => {
   it('defaults look as the display always did; each layout, colours, a chroma background and the extra elements render', async () => {
     await longestShow();
     const id = `N${Math.random().toString(36).slice(2, 8)}`;
-    await server.run(
+    await rig.server.run(
       { type: 'message.set', message: { text: 'Wrap up', color: 'white', bold: false, flash: false } },
       { type: 'timer.create', id, fields: { label: 'Closing panel', speaker: '', duration: 600_000 } },
-      { type: 'timer.move', id, to: server.service.room.timers.findIndex((t) => t.id === server.service.room.activeTimerId) + 1 },
+      { type: 'timer.move', id, to: rig.server.service.room.timers.findIndex((t) => t.id === rig.server.service.room.activeTimerId) + 1 },
     );
     const page = await openDisplay(size);
     try {
@@ -267,7 +254,7 @@ describe('display settings on the screen', { timeout: 60_000 }, () => {
       expect(await look(page)).toMatchObject({ background: 'rgb(0, 0, 0)', timeColor: 'rgb(255, 255, 255)', title: true, speaker: true, progress: true, message: true, info: false });
       await saveScreenshot(page, 'display-settings-full-default');
 
-      await server.run({
+      await rig.server.run({
         type: 'display.set',
         display: { background: '#00b140', normalColour: '#ffcc00', showTimeOfDay: true, showNext: true, showSpeaker: false, timeSize: 120 },
       });
@@ -279,10 +266,10 @@ describe('display settings on the screen', { timeout: 60_000 }, () => {
       // Still the message never covers the time, at 120 %.
       expect(overlaps(await boxOf(page, '#time'), await boxOf(page, '#message'))).toBe(false);
       const chroma = await saveScreenshot(page, 'display-settings-chroma-colours');
-      const corner = await pixelStats(browser, chroma, { x: 0, y: 0.3, w: 0.02, h: 0.05 });
+      const corner = await pixelStats(rig.browser, chroma, { x: 0, y: 0.3, w: 0.02, h: 0.05 });
       expect(corner.maxChannel).toBeGreaterThan(150);
 
-      await server.run({ type: 'display.set', display: { layout: 'minimal' } });
+      await rig.server.run({ type: 'display.set', display: { layout: 'minimal' } });
       await page.waitForFunction(() => document.getElementById('screen')?.classList.contains('layout-minimal') === true);
       expect(await look(page)).toMatchObject({ title: false, progress: false, message: false, info: false });
       expect(await page.isVisible('#onair')).toBe(false);
@@ -290,7 +277,7 @@ describe('display settings on the screen', { timeout: 60_000 }, () => {
       expect(inside(minimalTime, size)).toBe(true);
       await saveScreenshot(page, 'display-settings-minimal');
 
-      await server.run({ type: 'display.set', display: { layout: 'lowerThird', background: '#000000' } });
+      await rig.server.run({ type: 'display.set', display: { layout: 'lowerThird', background: '#000000' } });
       await page.waitForFunction(() => document.getElementById('screen')?.classList.contains('layout-lowerThird') === true);
       const band = await boxOf(page, '#screen');
       expect(band.y).toBeGreaterThan(size.height * 0.6);
@@ -305,13 +292,13 @@ describe('display settings on the screen', { timeout: 60_000 }, () => {
   });
 
   it('a viewer link may ask for its own layout; the room keeps its settings', async () => {
-    await server.run({ type: 'display.set', display: { layout: 'full', background: '#000000', normalColour: '#ffffff', showTimeOfDay: false, showNext: false, showSpeaker: true, timeSize: 100 } });
+    await rig.server.run({ type: 'display.set', display: { layout: 'full', background: '#000000', normalColour: '#ffffff', showTimeOfDay: false, showNext: false, showSpeaker: true, timeSize: 100 } });
     const phone = await openDisplay({ width: 390, height: 844 }, `/view/${VIEWER_KEY}?layout=minimal`);
     const room = await openDisplay(size, `/view/${VIEWER_KEY}`);
     try {
       await phone.waitForFunction(() => document.getElementById('screen')?.classList.contains('layout-minimal') === true);
       expect(await room.evaluate(() => document.getElementById('screen')?.classList.contains('layout-full'))).toBe(true);
-      expect(server.service.room.display.layout).toBe('full');
+      expect(rig.server.service.room.display.layout).toBe('full');
       await saveScreenshot(phone, 'display-settings-viewer-minimal-390x844');
     } finally {
       await phone.context().close();

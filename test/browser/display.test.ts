@@ -1,41 +1,28 @@
 // The display page in a real browser (Debian's chromium through playwright-core)
 // against a real server on 127.0.0.1: the kiosk at /display and viewers at
 // /view/{viewer_key}. Screenshots of the kiosk states go to test-artifacts/.
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { countdownText, formatSeconds } from '../../src/pages/display/face.js';
-import { buildDisplayBundle, launchChromium, pixelStats, saveArtifact, saveScreenshot } from './browser-kit.js';
-import { startLiveServer, VIEWER_KEY, type LiveServer } from './live-server.js';
+import { pixelStats, saveArtifact, saveScreenshot } from './browser-kit.js';
+import { startLiveServer, useDisplayRig, VIEWER_KEY } from './live-server.js';
 
 const VIEWPORT = { width: 1280, height: 720 };
 const ORANGE = 'rgb(255, 159, 10)';
 const RED = 'rgb(255, 59, 48)';
 const WHITE = 'rgb(255, 255, 255)';
 
-let browser: Browser;
-let pagesDir: string;
-let server: LiveServer;
+const rig = useDisplayRig();
 const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  [pagesDir, browser] = await Promise.all([buildDisplayBundle(), launchChromium()]);
-  server = await startLiveServer({ pagesDir });
-}, 240_000);
-
-afterAll(async () => {
-  await server?.close();
-  await browser?.close();
-  if (pagesDir !== undefined) rmSync(pagesDir, { recursive: true, force: true });
-});
 
 async function openPage(
   path: string,
   setup?: (context: BrowserContext) => Promise<void>,
   ready: string = '#time',
 ): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC' });
+  const context = await rig.browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC' });
   contexts.push(context);
   if (setup !== undefined) await setup(context);
   const page = await context.newPage();
@@ -44,7 +31,7 @@ async function openPage(
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
-  await page.goto(server.url(path));
+  await page.goto(rig.server.url(path));
   await page.waitForFunction((selector) => (document.querySelector(selector)?.textContent ?? '').trim() !== '', ready);
   return { page, problems };
 }
@@ -56,7 +43,7 @@ async function closeAll(): Promise<void> {
 /** A fresh running order: one timer with these fields, selected and paused at its duration. */
 async function freshTimer(fields: { label: string; speaker: string; duration: number; warnAt?: number; appearance?: 'countdown' | 'countup' | 'clock' }): Promise<string> {
   const id = `x${Math.random().toString(36).slice(2, 8)}`;
-  await server.run(
+  await rig.server.run(
     { type: 'settings.set', zeroBehavior: 'continue', autoAdvance: false },
     { type: 'timer.create', id, fields: { warnAt: 60_000, appearance: 'countdown', ...fields } },
     { type: 'timer.select', id },
@@ -69,9 +56,9 @@ async function freshTimer(fields: { label: string; speaker: string; duration: nu
 
 /** True when the page shows what the server's remaining time reads right now (read on both sides of the page read). */
 async function showsServerCountdown(page: Page): Promise<boolean> {
-  const before = server.service.snapshot().remaining;
+  const before = rig.server.service.snapshot().remaining;
   const shown = await page.textContent('#time');
-  const after = server.service.snapshot().remaining;
+  const after = rig.server.service.snapshot().remaining;
   return shown === countdownText(before) || shown === countdownText(after);
 }
 
@@ -89,7 +76,7 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
 
   it('shows the server’s remaining time, label and speaker, white, with progress', async () => {
     await freshTimer({ label: 'Keynote', speaker: 'Ada Lovelace', duration: 600_000 });
-    await server.run({ type: 'start' });
+    await rig.server.run({ type: 'start' });
     const { page, problems } = await openPage('/display');
     await expect.poll(() => showsServerCountdown(page), { timeout: 5_000 }).toBe(true);
     expect(await page.textContent('#label')).toBe('Keynote');
@@ -105,13 +92,13 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
 
   it('turns orange at warnAt and red with +m:ss in overrun', async () => {
     await freshTimer({ label: 'Panel', speaker: 'Grace Hopper', duration: 600_000, warnAt: 60_000 });
-    await server.run({ type: 'start' }, { type: 'adjust', ms: -570_000 });
+    await rig.server.run({ type: 'start' }, { type: 'adjust', ms: -570_000 });
     const { page } = await openPage('/display');
     await expect.poll(() => showsServerCountdown(page), { timeout: 5_000 }).toBe(true);
     expect(await timeColor(page)).toBe(ORANGE);
     await saveScreenshot(page, 'display-2-warn');
 
-    await server.run({ type: 'adjust', ms: -(server.service.snapshot().remaining + 65_500) });
+    await rig.server.run({ type: 'adjust', ms: -(rig.server.service.snapshot().remaining + 65_500) });
     await page.waitForFunction(() => (document.getElementById('time')?.textContent ?? '').startsWith('+1:0'));
     await expect.poll(() => showsServerCountdown(page), { timeout: 5_000 }).toBe(true);
     expect(await timeColor(page)).toBe(RED);
@@ -120,7 +107,7 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
 
   it('shows nothing past zero under hide', async () => {
     await freshTimer({ label: 'Hidden overrun', speaker: '', duration: 60_000 });
-    await server.run({ type: 'settings.set', zeroBehavior: 'hide' }, { type: 'start' }, { type: 'adjust', ms: -65_000 });
+    await rig.server.run({ type: 'settings.set', zeroBehavior: 'hide' }, { type: 'start' }, { type: 'adjust', ms: -65_000 });
     const { page } = await openPage('/display', undefined, '#label');
     await page.waitForFunction(() => document.getElementById('time')?.textContent === '');
     expect(await page.textContent('#label')).toBe('Hidden overrun');
@@ -128,7 +115,7 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
 
   it('shows the message overlay with its colour and weight, and flashes it', async () => {
     await freshTimer({ label: 'Q&A', speaker: 'Audience', duration: 900_000 });
-    await server.run({ type: 'start' }, { type: 'message.set', message: { text: 'Wrap up please', color: 'red', bold: true, flash: true } });
+    await rig.server.run({ type: 'start' }, { type: 'message.set', message: { text: 'Wrap up please', color: 'red', bold: true, flash: true } });
     const { page } = await openPage('/display');
     await page.waitForSelector('#message', { state: 'visible' });
     expect(await page.textContent('#message')).toBe('Wrap up please');
@@ -150,16 +137,16 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
     await page.waitForFunction(() => document.getElementById('message')?.classList.contains('dark') === false);
     await saveScreenshot(page, 'display-4-message');
 
-    await server.run({ type: 'message.set', message: { text: 'Next: lunch', color: 'green', bold: false, flash: false } });
+    await rig.server.run({ type: 'message.set', message: { text: 'Next: lunch', color: 'green', bold: false, flash: false } });
     await page.waitForFunction(() => document.getElementById('message')?.textContent === 'Next: lunch');
     expect(await page.$eval('#message', (el) => getComputedStyle(el).color)).toBe('rgb(50, 215, 75)');
-    await server.run({ type: 'message.clear' });
+    await rig.server.run({ type: 'message.clear' });
     await page.waitForSelector('#message', { state: 'hidden' });
   });
 
   it('shows ON AIR clearly, and blackout makes the whole screen black', async () => {
     await freshTimer({ label: 'Live', speaker: 'Host', duration: 300_000 });
-    await server.run({ type: 'start' }, { type: 'onair.set', on: true }, { type: 'message.set', message: { text: 'Hello', color: 'white', bold: false, flash: false } });
+    await rig.server.run({ type: 'start' }, { type: 'onair.set', on: true }, { type: 'message.set', message: { text: 'Hello', color: 'white', bold: false, flash: false } });
     const { page } = await openPage('/display');
     await page.waitForSelector('#onair', { state: 'visible' });
     expect(await page.textContent('#onair')).toBe('ON AIR');
@@ -168,30 +155,30 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
     expect(box!.x).toBeGreaterThan(VIEWPORT.width / 2);
     expect(box!.y).toBeLessThan(VIEWPORT.height / 4);
     const onAirShot = await saveScreenshot(page, 'display-5-onair');
-    const corner = await pixelStats(browser, onAirShot, { x: 0.75, y: 0, w: 0.25, h: 0.2 });
+    const corner = await pixelStats(rig.browser, onAirShot, { x: 0.75, y: 0, w: 0.25, h: 0.2 });
     expect(corner.red).toBeGreaterThan(500);
 
-    await server.run({ type: 'blackout.set', on: true });
+    await rig.server.run({ type: 'blackout.set', on: true });
     await page.waitForSelector('#blackout', { state: 'visible' });
     const blackShot = await saveScreenshot(page, 'display-6-blackout');
-    const all = await pixelStats(browser, blackShot);
+    const all = await pixelStats(rig.browser, blackShot);
     expect(all.pixels).toBe(VIEWPORT.width * VIEWPORT.height);
     expect(all.maxChannel).toBe(0);
 
-    await server.run({ type: 'blackout.set', on: false });
+    await rig.server.run({ type: 'blackout.set', on: false });
     await page.waitForSelector('#blackout', { state: 'hidden' });
-    expect((await pixelStats(browser, await page.screenshot())).maxChannel).toBeGreaterThan(200);
+    expect((await pixelStats(rig.browser, await page.screenshot())).maxChannel).toBeGreaterThan(200);
   });
 
   it('shows elapsed time for countup and the server’s time of day for clock', async () => {
     await freshTimer({ label: 'Count up', speaker: '', duration: 600_000, appearance: 'countup' });
-    await server.run({ type: 'start' }, { type: 'adjust', ms: -83_000 });
+    await rig.server.run({ type: 'start' }, { type: 'adjust', ms: -83_000 });
     const { page } = await openPage('/display');
     await expect
       .poll(async () => {
-        const before = server.service.snapshot();
+        const before = rig.server.service.snapshot();
         const shown = await page.textContent('#time');
-        const after = server.service.snapshot();
+        const after = rig.server.service.snapshot();
         const elapsed = (s: typeof before) => formatSeconds(Math.floor((s.duration - s.remaining) / 1000));
         return shown === elapsed(before) || shown === elapsed(after);
       })
@@ -213,7 +200,7 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
   });
 
   it('stays small: page, script and stylesheet under 50 KB, nothing from elsewhere', async () => {
-    const context = await browser.newContext({ viewport: VIEWPORT });
+    const context = await rig.browser.newContext({ viewport: VIEWPORT });
     contexts.push(context);
     const page = await context.newPage();
     const urls: string[] = [];
@@ -226,13 +213,13 @@ describe('kiosk /display', { timeout: 45_000 }, () => {
       urls.push(response.url());
       if (!response.url().includes('/events')) sizes.push(response.body().then((body) => body.length));
     });
-    await page.goto(server.url('/display'));
+    await page.goto(rig.server.url('/display'));
     await page.waitForFunction(() => (document.getElementById('time')?.textContent ?? '').trim() !== '');
     // Let the clock-offset round trips finish too (the event stream never does).
     await page.waitForTimeout(1_000);
     measuring = false;
     const bytes = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
-    expect(urls.every((u) => u.startsWith(server.url('/')))).toBe(true);
+    expect(urls.every((u) => u.startsWith(rig.server.url('/')))).toBe(true);
     expect(urls.some((u) => u.endsWith('/assets/display.js'))).toBe(true);
     expect(bytes).toBeLessThan(50 * 1024);
     saveArtifact('display-size.json', { bytes, urls: urls.map((u) => new URL(u).pathname) });
@@ -245,7 +232,7 @@ describe('viewer /view/{viewer_key}', { timeout: 45_000 }, () => {
 
   it('shows the server’s time on a device whose clock runs seven minutes behind (page.clock.install)', async () => {
     await freshTimer({ label: 'Wrong clock', speaker: '', duration: 1_200_000 });
-    await server.run({ type: 'start' });
+    await rig.server.run({ type: 'start' });
     const { page, problems } = await openPage(`/view/${VIEWER_KEY}`, (context) => context.clock.install({ time: Date.now() - 7 * 60_000 }));
     const deviceSkewMs = await page.evaluate(() => Date.now());
     expect(Math.abs(deviceSkewMs - (Date.now() - 7 * 60_000))).toBeLessThan(60_000);
@@ -267,7 +254,7 @@ describe('viewer /view/{viewer_key}', { timeout: 45_000 }, () => {
 
   it('flips the seconds together on two screens, one of them with its clock minutes off', async () => {
     await freshTimer({ label: 'Sync', speaker: '', duration: 3_600_000 });
-    await server.run({ type: 'start' });
+    await rig.server.run({ type: 'start' });
     const a = await openPage(`/view/${VIEWER_KEY}`);
     // Date (and performance) are Playwright's fakes in B, frozen four minutes behind.
     const b = await openPage(`/view/${VIEWER_KEY}`, (context) => context.clock.setFixedTime(Date.now() - 4 * 60_000));
@@ -342,10 +329,10 @@ describe('robustness', { timeout: 45_000 }, () => {
   afterAll(closeAll);
 
   it('keeps the time running with a reconnecting mark while the server is down, and recovers after a restart', async () => {
-    const restarted = await startLiveServer({ pagesDir });
+    const restarted = await startLiveServer({ pagesDir: rig.pagesDir });
     try {
       await restarted.run({ type: 'timer.update', id: 't1', fields: { label: 'Before restart', duration: 600_000 } }, { type: 'start' });
-      const context = await browser.newContext({ viewport: VIEWPORT });
+      const context = await rig.browser.newContext({ viewport: VIEWPORT });
       contexts.push(context);
       const page = await context.newPage();
       await page.goto(restarted.url('/display'));
@@ -359,7 +346,7 @@ describe('robustness', { timeout: 45_000 }, () => {
       await page.waitForFunction((was) => document.getElementById('time')?.textContent !== was, shownDown, { timeout: 3_000 });
       await saveScreenshot(page, 'display-9-reconnecting');
 
-      const again = await startLiveServer({ pagesDir, port });
+      const again = await startLiveServer({ pagesDir: rig.pagesDir, port });
       try {
         await again.run({ type: 'timer.update', id: 't1', fields: { label: 'After restart' } });
         await page.waitForFunction(() => document.getElementById('label')?.textContent === 'After restart', undefined, { timeout: 20_000 });
@@ -376,12 +363,12 @@ describe('robustness', { timeout: 45_000 }, () => {
     // Only the kiosk page is open while measuring.
     await closeAll();
     await freshTimer({ label: 'CPU', speaker: 'Idle', duration: 3_600_000 });
-    await server.run({ type: 'start' });
+    await rig.server.run({ type: 'start' });
     const { page } = await openPage('/display');
     const seconds = Number(process.env.SHOWCLOCK_CPU_SECONDS ?? '8');
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
-    const browserCdp = await browser.newBrowserCDPSession();
+    const browserCdp = await rig.browser.newBrowserCDPSession();
     // CPU time of every renderer process (all threads: main, compositor, raster), as the OS counts it.
     const rendererCpuSeconds = async () => {
       const info = (await browserCdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; cpuTime: number }[] };

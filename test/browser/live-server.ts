@@ -1,9 +1,12 @@
 // A real Showclock server in process for browser tests: the real app, room
 // service and push hub on the system clock, listening on 127.0.0.1, serving the
 // page bundles from a directory the test built them into.
+import { rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { systemClock, timeoutScheduler } from '../../src/app/clock.js';
 import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
@@ -12,6 +15,7 @@ import { createApp } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { PushHub } from '../../src/push/push-hub.js';
+import { buildDisplayBundle, launchChromium } from './browser-kit.js';
 
 export const API_KEY = 'BrowserApiKey_0123456789abcdefGH';
 export const VIEWER_KEY = 'BrowserViewerKey_9876543210zyxwVU';
@@ -64,6 +68,49 @@ export async function startLiveServer(opts: { pagesDir: string; port?: number; r
       service.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** What a display test file works with: Chromium, and a live server with the display bundle built for it. */
+export interface DisplayRig {
+  readonly browser: Browser;
+  readonly server: LiveServer;
+  /** The display bundle's directory, for a second server of the test's own. */
+  readonly pagesDir: string;
+}
+
+/**
+ * Builds the display bundle, starts Chromium and a live server before the file's
+ * tests (call it at the top of the file, before its own hooks) and removes all
+ * three after them.
+ */
+export function useDisplayRig(): DisplayRig {
+  let browser: Browser | undefined;
+  let pagesDir: string | undefined;
+  let server: LiveServer | undefined;
+  beforeAll(async () => {
+    [pagesDir, browser] = await Promise.all([buildDisplayBundle(), launchChromium()]);
+    server = await startLiveServer({ pagesDir });
+  }, 240_000);
+  afterAll(async () => {
+    await server?.close();
+    await browser?.close();
+    if (pagesDir !== undefined) rmSync(pagesDir, { recursive: true, force: true });
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the display rig is used before its beforeAll ran');
+    return value;
+  };
+  return {
+    get browser() {
+      return ready(browser);
+    },
+    get server() {
+      return ready(server);
+    },
+    get pagesDir() {
+      return ready(pagesDir);
     },
   };
 }

@@ -3,28 +3,17 @@
 // on a device set to another zone; a screen flash on two screens whose clocks are
 // minutes apart, at the same moment; the chime at zero, within 50 ms of the
 // server's zero instant, and the "tap to enable sound" button of a phone.
-import { rmSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { formatTimeOfDay } from '../../src/pages/display/time-of-day.js';
-import { buildDisplayBundle, launchChromium, saveScreenshot } from './browser-kit.js';
-import { startLiveServer, VIEWER_KEY, type LiveServer } from './live-server.js';
+import { saveScreenshot } from './browser-kit.js';
+import { useDisplayRig, VIEWER_KEY } from './live-server.js';
 
-let browser: Browser;
-let pagesDir: string;
-let server: LiveServer;
+const rig = useDisplayRig();
 const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [pagesDir, browser] = await Promise.all([buildDisplayBundle(), launchChromium()]);
-  server = await startLiveServer({ pagesDir });
-}, 240_000);
 
 afterAll(async () => {
   for (const context of contexts.splice(0)) await context.close();
-  await server?.close();
-  await browser?.close();
-  if (pagesDir !== undefined) rmSync(pagesDir, { recursive: true, force: true });
 });
 
 async function openPage(
@@ -32,7 +21,7 @@ async function openPage(
   timezoneId: string,
   setup?: (context: BrowserContext) => Promise<void>,
 ): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, timezoneId });
+  const context = await rig.browser.newContext({ viewport: { width: 1280, height: 720 }, timezoneId });
   contexts.push(context);
   if (setup !== undefined) await setup(context);
   const page = await context.newPage();
@@ -41,14 +30,14 @@ async function openPage(
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
-  await page.goto(server.url(path));
+  await page.goto(rig.server.url(path));
   await page.waitForFunction(() => (document.querySelector('#time')?.textContent ?? '').trim() !== '');
   return { page, problems };
 }
 
 describe('the room’s time zone and clock format', { timeout: 45_000 }, () => {
   it('a viewer in Tokyo shows the 12 h time of day of a room in New York', async () => {
-    await server.run(
+    await rig.server.run(
       { type: 'settings.set', timeZone: 'America/New_York', clockFormat: '12h' },
       { type: 'timer.create', id: 'clock1', fields: { label: 'Doors', appearance: 'clock' } },
       { type: 'timer.select', id: 'clock1' },
@@ -112,7 +101,7 @@ describe('the screen flash', { timeout: 45_000 }, () => {
   it('two screens whose clocks are minutes apart invert within one frame of each other, count times', { retry: 5 }, async () => {
     // A fresh timer id per attempt: a retry runs against the same room.
     const id = `flash-${Date.now().toString(36)}`;
-    await server.run({ type: 'timer.create', id, fields: { label: 'Flash', duration: 600_000 } }, { type: 'timer.select', id });
+    await rig.server.run({ type: 'timer.create', id, fields: { label: 'Flash', duration: 600_000 } }, { type: 'timer.select', id });
     const kiosk = await openPage('/display', 'UTC');
     const phone = await openPage(`/view/${VIEWER_KEY}`, 'Europe/Berlin', (context) => context.clock.install({ time: Date.now() - 4 * 60_000 }));
     // Let both estimate their offset to the server's clock.
@@ -120,7 +109,7 @@ describe('the screen flash', { timeout: 45_000 }, () => {
     const a = await recordInversions(kiosk.page);
     const b = await recordInversions(phone.page);
     const commandAtMs = performance.now();
-    await server.run({ type: 'flash', count: 3 });
+    await rig.server.run({ type: 'flash', count: 3 });
     await expect.poll(() => a.length >= 6 && b.length >= 6, { timeout: 6_000 }).toBe(true);
     expect(a.map((e) => e.inverted)).toEqual([true, false, true, false, true, false]);
     expect(b.map((e) => e.inverted)).toEqual([true, false, true, false, true, false]);
@@ -149,7 +138,7 @@ async function hookAudio(context: BrowserContext, starts: number[]): Promise<voi
 
 describe('the chime', { timeout: 45_000 }, () => {
   it('a phone shows "tap to enable sound" while the chime is on, and a tap enables it', async () => {
-    await server.run(
+    await rig.server.run(
       { type: 'settings.set', chimeAtZero: true, chimeVolume: 50 },
       { type: 'timer.create', id: 'chime0', fields: { label: 'Chime', duration: 600_000 } },
       { type: 'timer.select', id: 'chime0' },
@@ -167,7 +156,7 @@ describe('the chime', { timeout: 45_000 }, () => {
   it('sounds within 50 ms of the digits reaching zero, on a device whose clock is minutes off', { retry: 2 }, async () => {
     // A fresh timer id per attempt: a retry runs against the same room (the same id again would be refused).
     const id = `chime-${Date.now().toString(36)}`;
-    await server.run(
+    await rig.server.run(
       { type: 'settings.set', chimeAtZero: true, chimeAtWarning: false, zeroBehavior: 'continue' },
       { type: 'timer.create', id, fields: { label: 'Chime', duration: 600_000 } },
       { type: 'timer.select', id },
@@ -180,8 +169,8 @@ describe('the chime', { timeout: 45_000 }, () => {
     await page.click('body');
     // Let the page estimate its offset to the server's clock.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await server.run({ type: 'start' }, { type: 'adjust', ms: -597_000 });
-    const zeroAt = server.service.snapshot().endAt as number;
+    await rig.server.run({ type: 'start' }, { type: 'adjust', ms: -597_000 });
+    const zeroAt = rig.server.service.snapshot().endAt as number;
     await expect.poll(() => starts.length, { timeout: 6_000 }).toBeGreaterThanOrEqual(3);
     const first = starts[0] as number;
     expect(Math.abs(first - zeroAt), `chime at ${first - zeroAt} ms from zero`).toBeLessThan(50);
@@ -190,7 +179,7 @@ describe('the chime', { timeout: 45_000 }, () => {
   });
 
   it('"test chime" sounds on every display at the same instant, with the chime settings off', { retry: 2 }, async () => {
-    await server.run({ type: 'settings.set', chimeAtZero: false, chimeAtWarning: false });
+    await rig.server.run({ type: 'settings.set', chimeAtZero: false, chimeAtWarning: false });
     const a: number[] = [];
     const b: number[] = [];
     const kiosk = await openPage('/display', 'UTC', (context) => hookAudio(context, a));
@@ -199,8 +188,8 @@ describe('the chime', { timeout: 45_000 }, () => {
       await hookAudio(context, b);
     });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await server.run({ type: 'chime.test' });
-    const at = server.service.snapshot().chimeTestAt as number;
+    await rig.server.run({ type: 'chime.test' });
+    const at = rig.server.service.snapshot().chimeTestAt as number;
     await expect.poll(() => a.length >= 3 && b.length >= 3, { timeout: 5_000 }).toBe(true);
     expect(Math.abs((a[0] as number) - at)).toBeLessThan(50);
     expect(Math.abs((b[0] as number) - at)).toBeLessThan(50);
