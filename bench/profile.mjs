@@ -53,7 +53,7 @@ const service = await startService({
   script: heap
     ? ['-r', path.join(ROOT, 'bench/lib/heap-sampler.cjs'), bundle, 'serve']
     : ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=100', bundle, 'serve'],
-  env: heap ? { HEAP_PROF_OUT: heapOut } : {},
+  env: heap ? { HEAP_PROF_OUT: heapOut, HEAP_PROF_PROMOTED: option('promoted', undefined) === undefined ? '0' : '1' } : {},
 });
 /** --heap: the warm-up is not sampled; the measured requests are. */
 const measured = async (run) => {

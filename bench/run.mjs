@@ -25,7 +25,8 @@ import { cannon, checkClean } from './lib/load.mjs';
 import { cpuMs, memoryKb } from './lib/proc.mjs';
 import { figureRows, markdownTable, textTable, updateMarkdown, writeJson } from './lib/report.mjs';
 import { getJson, postJson, timeInSeries } from './lib/series-client.mjs';
-import { BUNDLE, BUNDLE_FILES, NODE_FLAGS, ROOT, freePort, killAll, spawnService, startService, unitNodeFlags, useNodeFlags, waitHealthy } from './lib/service.mjs';
+import { BUNDLE, BUNDLE_FILES, NODE_FLAGS, ROOT, freePort, killAll, spawnService, startService, unitNodeEnvironment, unitNodeFlags, useNodeFlags, waitHealthy } from './lib/service.mjs';
+import { NODE_ENVIRONMENT } from '../scripts/node-flags.mjs';
 import { openStreams } from './lib/sse-clients.mjs';
 import { percentile } from './lib/stats.mjs';
 
@@ -187,6 +188,10 @@ function checkFlags() {
     throw new Error(
       `systemd/showclock.service runs node with [${unit?.join(' ') ?? 'no ExecStart'}] but scripts/node-flags.mjs says [${NODE_FLAGS.join(' ')}]: the bench would not measure what a box runs`,
     );
+  }
+  const unitEnv = JSON.stringify(unitNodeEnvironment());
+  if (unitEnv !== JSON.stringify(NODE_ENVIRONMENT)) {
+    throw new Error(`systemd/showclock.service sets ${unitEnv} but scripts/node-flags.mjs says ${JSON.stringify(NODE_ENVIRONMENT)} (NODE_ENVIRONMENT): the bench would not measure what a box runs`);
   }
 }
 
@@ -595,7 +600,7 @@ async function main() {
   checkFlags();
   const startedAt = new Date();
   const loadBefore = loadAverage();
-  say(`${quick ? 'quick' : 'full'} run; phases ${[...phases].join(', ')}; node flags [${NODE_FLAGS.join(' ')}]; load average ${loadBefore.join(' ')}`);
+  say(`${quick ? 'quick' : 'full'} run; phases ${[...phases].join(', ')}; node flags [${NODE_FLAGS.join(' ')}], environment ${JSON.stringify(NODE_ENVIRONMENT)}; load average ${loadBefore.join(' ')}`);
   if (!quick && loadBefore[0] >= 1.5) say('WARNING: the machine is busy (load average >= 1.5); CPU and latency figures will be noisy');
 
   // The bundle is needed by every phase: built when asked, or when missing.
@@ -636,7 +641,7 @@ async function main() {
     const m = result.machine;
     const section = [
       `Latest full run: ${result.date.slice(0, 16).replace('T', ' ')} UTC, ${result.durationS} s; ${m.cpu}, ${m.cores} cores, ${m.memoryMb} MB, ${m.kernel}; Node ${m.node}; ${m.chromium ?? 'no chromium'}.`,
-      `Node flags: \`${NODE_FLAGS.join(' ') || '(none)'}\`. Load average (1, 5, 15 min) before: ${loadBefore.join(', ')}; after: ${loadAfter.join(', ')}.`,
+      `Node flags: \`${NODE_FLAGS.join(' ') || '(none)'}\`; environment: \`${Object.entries(NODE_ENVIRONMENT).map(([k, v]) => `${k}=${v}`).join(' ')}\`. Load average (1, 5, 15 min) before: ${loadBefore.join(', ')}; after: ${loadAfter.join(', ')}.`,
       '',
       markdownTable(rows),
     ].join('\n');

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer } from './build.mjs';
-import { NODE_FLAGS } from './node-flags.mjs';
+import { NODE_ENVIRONMENT, NODE_FLAGS } from './node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const bundle = path.join(root, 'dist/showclock.mjs');
@@ -24,10 +24,13 @@ if (!existsSync(bundle) || !existsSync(serviceBundle) || statSync(bundle).mtimeM
   await buildServer();
 }
 
-// The same Node flags as the systemd unit, so `npm start` runs what a box runs.
+// The same Node flags and malloc setting as the systemd unit, so `npm start` runs what a box runs.
 // The IPC channel is the service's lifeline: if this wrapper dies, however it
 // dies (even SIGKILL), the channel closes and the service stops in order.
-const child = spawn(process.execPath, [...NODE_FLAGS, bundle, ...process.argv.slice(2)], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+const child = spawn(process.execPath, [...NODE_FLAGS, bundle, ...process.argv.slice(2)], {
+  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+  env: { ...process.env, ...NODE_ENVIRONMENT },
+});
 // Pass stop signals on, for a `kill` aimed at this process alone. A terminal's
 // Ctrl-C reaches the service too (one process group): the service takes a repeat
 // within a second as the same stop.

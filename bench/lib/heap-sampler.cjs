@@ -30,7 +30,8 @@ process.on('SIGUSR2', () => {
     session.post('HeapProfiler.startSampling', {
       samplingInterval: Number(process.env.HEAP_PROF_INTERVAL ?? 256),
       includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      // HEAP_PROF_PROMOTED=1: only what survived the young generation (promoted to the old one, dead or alive).
+      includeObjectsCollectedByMinorGC: process.env.HEAP_PROF_PROMOTED !== '1',
     });
     return;
   }

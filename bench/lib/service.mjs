@@ -9,7 +9,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NODE_FLAGS as BOX_FLAGS } from '../../scripts/node-flags.mjs';
+import { NODE_ENVIRONMENT, NODE_FLAGS as BOX_FLAGS } from '../../scripts/node-flags.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUNDLE = path.join(ROOT, 'dist/showclock.mjs');
@@ -36,6 +36,19 @@ export function unitNodeFlags() {
   const line = /^ExecStart=\S*node\s+(.*)$/m.exec(unit);
   if (line === null) return null;
   return (line[1] ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+/**
+ * The unit's Environment= values for the names of NODE_ENVIRONMENT (the process
+ * settings beside the flags), so the bench can refuse to measure something else.
+ */
+export function unitNodeEnvironment() {
+  const unit = readFileSync(path.join(ROOT, 'systemd/showclock.service'), 'utf8');
+  const found = {};
+  for (const match of unit.matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)) {
+    if (Object.hasOwn(NODE_ENVIRONMENT, match[1])) found[match[1]] = match[2];
+  }
+  return found;
 }
 
 /** Every process the bench started and that still runs, so a failing bench leaves none behind. */
@@ -85,6 +98,8 @@ export function spawnService(opts) {
   const log = openSync(opts.logFile, 'a');
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
+    // As the box runs it (MALLOC_ARENA_MAX); the floors get it too, as they get the flags.
+    ...NODE_ENVIRONMENT,
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: String(opts.port),

@@ -164,7 +164,8 @@ describe('OSC with liblo-tools against the bundle', () => {
       s = await state();
     }
     expect(s.message).toEqual({ text: 'Wrap up, please', color: 'green', flash: false, bold: false });
-    expect(service.lines.some((line) => line.msg === 'command' && line.source === 'udp-text')).toBe(true);
+    // Log lines go out in batches (LOG_FLUSH_MS): waited for, not read at once.
+    await service.waitForLog((line) => line.msg === 'command' && line.source === 'udp-text', 3_000);
   });
 
   it('oscdump receives the feedback after a change, at the second boundaries while running, and nothing while nothing changes', async () => {

@@ -2,6 +2,7 @@
 // shell scripts by shellcheck, and the promises the units make that a
 // verifier cannot see (GPIO-compatible sandboxing, no wait for network time).
 // A missing tool skips its test with the reason; .ci/run installs both.
+import { NODE_ENVIRONMENT, NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,13 @@ describe('systemd units', () => {
     const service = unit('showclock.service');
     expect(directives(service, 'CacheDirectory')).toEqual(['showclock']);
     expect(directives(service, 'Environment')).toContain('SHOWCLOCK_CODE_CACHE=/var/cache/showclock/showclock.cjs.cache');
+  });
+
+  it('run node with the flags and the malloc setting of scripts/node-flags.mjs, which npm start and the bench use', () => {
+    const service = unit('showclock.service');
+    const exec = directives(service, 'ExecStart')[0] ?? '';
+    expect(exec.split(/\s+/).filter((word) => word.startsWith('--'))).toEqual(NODE_FLAGS);
+    for (const [name, value] of Object.entries(NODE_ENVIRONMENT)) expect(directives(service, 'Environment')).toContain(`${name}=${value}`);
   });
 
   it('start the kiosk after the service, on /display, without waiting for network time', () => {
