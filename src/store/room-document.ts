@@ -40,172 +40,183 @@ import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_S
  */
 export const SCHEMA_VERSION = 4;
 
-const wholeMs = z.number().int();
-/** At most `max` characters as the engine counts them (code points), so what it accepted always reads back. */
-const chars = (max: number) => z.string().refine((text) => charCount(text) <= max, { message: `at most ${max} characters` });
+/**
+ * The schemas of the room file, made for each read and dropped after it: a box
+ * reads the file once, at start, and a few hundred KB of zod schemas held for the
+ * life of the process is private memory an idle box need not keep (BENCHMARKS.md).
+ */
+function documentSchemas() {
+  const wholeMs = z.number().int();
+  /** At most `max` characters as the engine counts them (code points), so what it accepted always reads back. */
+  const chars = (max: number) => z.string().refine((text) => charCount(text) <= max, { message: `at most ${max} characters` });
 
-const TimerSchemaV1 = z.object({
-  id: z.string().min(1).max(TIMER_ID_MAX_CHARS),
-  label: chars(LABEL_MAX_CHARS),
-  speaker: chars(SPEAKER_MAX_CHARS),
-  duration: wholeMs.min(DURATION_MIN_MS).max(DURATION_MAX_MS),
-  warnAt: wholeMs.min(WARN_AT_MIN_MS).max(WARN_AT_MAX_MS),
-  appearance: z.enum(APPEARANCES),
-  tagId: z.string().nullable(),
-  scheduledAt: wholeMs.nullable(),
-});
+  const TimerSchemaV1 = z.object({
+    id: z.string().min(1).max(TIMER_ID_MAX_CHARS),
+    label: chars(LABEL_MAX_CHARS),
+    speaker: chars(SPEAKER_MAX_CHARS),
+    duration: wholeMs.min(DURATION_MIN_MS).max(DURATION_MAX_MS),
+    warnAt: wholeMs.min(WARN_AT_MIN_MS).max(WARN_AT_MAX_MS),
+    appearance: z.enum(APPEARANCES),
+    tagId: z.string().nullable(),
+    scheduledAt: wholeMs.nullable(),
+  });
 
-const TimerSchema = TimerSchemaV1.extend({ endsAt: wholeMs.nullable(), dangerAt: wholeMs.min(WARN_AT_MIN_MS).max(WARN_AT_MAX_MS) });
+  const TimerSchema = TimerSchemaV1.extend({ endsAt: wholeMs.nullable(), dangerAt: wholeMs.min(WARN_AT_MIN_MS).max(WARN_AT_MAX_MS) });
 
-const StoredTransportSchema = z.discriminatedUnion('running', [
-  z.object({ running: z.literal(true), endWallMs: wholeMs }),
-  z.object({ running: z.literal(false), remainingMs: wholeMs }),
-]);
+  const StoredTransportSchema = z.discriminatedUnion('running', [
+    z.object({ running: z.literal(true), endWallMs: wholeMs }),
+    z.object({ running: z.literal(false), remainingMs: wholeMs }),
+  ]);
 
-const roomFieldsV1 = {
-    seq: wholeMs.min(1),
-    timers: z.array(TimerSchemaV1).min(1),
-    activeTimerId: z.string(),
-    transport: StoredTransportSchema,
-    message: z
-      .object({ text: chars(MESSAGE_MAX_CHARS).pipe(z.string().min(1)), flash: z.boolean(), color: z.enum(MESSAGE_COLORS), bold: z.boolean() })
-      .nullable(),
-    blackout: z.boolean(),
-    onAir: z.boolean(),
-    settings: z.object({ zeroBehavior: z.enum(ZERO_BEHAVIORS), autoAdvance: z.boolean() }),
-};
+  const roomFieldsV1 = {
+      seq: wholeMs.min(1),
+      timers: z.array(TimerSchemaV1).min(1),
+      activeTimerId: z.string(),
+      transport: StoredTransportSchema,
+      message: z
+        .object({ text: chars(MESSAGE_MAX_CHARS).pipe(z.string().min(1)), flash: z.boolean(), color: z.enum(MESSAGE_COLORS), bold: z.boolean() })
+        .nullable(),
+      blackout: z.boolean(),
+      onAir: z.boolean(),
+      settings: z.object({ zeroBehavior: z.enum(ZERO_BEHAVIORS), autoAdvance: z.boolean() }),
+  };
 
-function checkRoom(room: { timers: readonly { id: string }[]; activeTimerId: string }, ctx: z.RefinementCtx): void {
-  const ids = room.timers.map((t) => t.id);
-  if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['timers'], message: 'two timers share an id' });
-  if (!ids.includes(room.activeTimerId)) ctx.addIssue({ code: 'custom', path: ['activeTimerId'], message: 'not in the running order' });
+  function checkRoom(room: { timers: readonly { id: string }[]; activeTimerId: string }, ctx: z.RefinementCtx): void {
+    const ids = room.timers.map((t) => t.id);
+    if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['timers'], message: 'two timers share an id' });
+    if (!ids.includes(room.activeTimerId)) ctx.addIssue({ code: 'custom', path: ['activeTimerId'], message: 'not in the running order' });
+  }
+
+  const StoredRoomSchemaV1 = z.object(roomFieldsV1).superRefine(checkRoom);
+
+  const roomFieldsV2 = {
+      ...roomFieldsV1,
+      timers: z.array(TimerSchema).min(1),
+      settings: z.object({
+        zeroBehavior: z.enum(ZERO_BEHAVIORS),
+        autoAdvance: z.boolean(),
+        timeZone: z.string().min(1).max(64),
+        clockFormat: z.enum(CLOCK_FORMATS),
+        chimeAtZero: z.boolean(),
+        chimeAtWarning: z.boolean(),
+        chimeVolume: wholeMs.min(0).max(CHIME_VOLUME_MAX),
+      }),
+      passedSchedules: z.array(z.object({ timerId: z.string(), scheduledAt: wholeMs })),
+  };
+
+  const StoredRoomSchemaV2 = z.object(roomFieldsV2).superRefine(checkRoom);
+
+  const TagSchema = z.object({
+    id: z.string().min(1).max(TAG_ID_MAX_CHARS),
+    name: chars(TAG_NAME_MAX_CHARS).pipe(z.string().min(1)),
+    colour: z.string().regex(/^#[0-9a-f]{6}$/),
+  });
+
+
+  /** Every timer's tag is one of the room's: a file where one is not was not written by this service. */
+  function checkTags(room: { timers: readonly { tagId: string | null }[]; tags: readonly { id: string }[] }, ctx: z.RefinementCtx): void {
+    const ids = room.tags.map((t) => t.id);
+    if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['tags'], message: 'two tags share an id' });
+    if (room.timers.some((t) => t.tagId !== null && !ids.includes(t.tagId))) ctx.addIssue({ code: 'custom', path: ['timers'], message: 'a timer carries a tag the room does not have' });
+  }
+
+  const colour = z.string().regex(/^#[0-9a-f]{6}$/);
+
+  const DisplaySchema = z.object({
+    layout: z.enum(DISPLAY_LAYOUTS),
+    background: colour,
+    normalColour: colour,
+    warningColour: colour,
+    overrunColour: colour,
+    timeSize: wholeMs.min(TIME_SIZE_MIN).max(TIME_SIZE_MAX),
+    showTitle: z.boolean(),
+    showSpeaker: z.boolean(),
+    showProgress: z.boolean(),
+    showTimeOfDay: z.boolean(),
+    showNext: z.boolean(),
+    showTag: z.boolean(),
+    showMessage: z.boolean(),
+    // Absent from a file written before logos: no logo, shown once one is uploaded.
+    showLogo: z.boolean().default(true),
+    // Absent from a file written before audience questions: the defaults.
+    showQuestion: z.boolean().default(true),
+    showAskLink: z.boolean().default(false),
+    logo: z.string().regex(LOGO_VERSION_PATTERN).nullable().default(null),
+  });
+
+  const roomFieldsV3 = { ...roomFieldsV2, tags: z.array(TagSchema).max(MAX_TAGS), display: DisplaySchema };
+
+  const StoredRoomSchemaV3 = z.object(roomFieldsV3).superRefine(checkRoom).superRefine(checkTags);
+
+  const QuestionSchema = z.object({
+    id: z.string().min(1).max(QUESTION_ID_MAX_CHARS),
+    text: chars(QUESTION_TEXT_MAX_CHARS).pipe(z.string().min(1)),
+    name: chars(QUESTION_NAME_MAX_CHARS),
+    receivedAt: wholeMs,
+    state: z.enum(QUESTION_STATES),
+    nameShown: z.boolean(),
+  });
+
+  /** At most one question on the screens, and ids unique: a file where not was not written by this service. */
+  function checkQuestions(room: { questions: readonly { id: string; state: string }[] }, ctx: z.RefinementCtx): void {
+    const ids = room.questions.map((q) => q.id);
+    if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'two questions share an id' });
+    if (room.questions.filter((q) => q.state === 'shown').length > 1) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'more than one question is shown' });
+  }
+
+  const StoredRoomSchema = z
+    .object({ ...roomFieldsV3, questions: z.array(QuestionSchema).max(MAX_QUESTIONS) })
+    .superRefine(checkRoom)
+    .superRefine(checkTags)
+    .superRefine(checkQuestions);
+
+  const documentFields = {
+    savedAtWallMs: wholeMs,
+    /**
+     * Every seq the service may publish before its next save lands is at most this,
+     * so a restart after a crash resumes from here and seq never goes back.
+     */
+    seqReservedTo: wholeMs.min(1),
+  };
+
+  const RoomDocumentSchema = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), ...documentFields, room: StoredRoomSchema });
+
+  /** Version 3, read and brought up to the current shape: no questions yet. */
+  const RoomDocumentSchemaV3 = z
+    .object({ schemaVersion: z.literal(3), ...documentFields, room: StoredRoomSchemaV3 })
+    .transform((v3): z.infer<typeof RoomDocumentSchema> => ({ ...v3, schemaVersion: SCHEMA_VERSION, room: { ...v3.room, questions: [] } }));
+
+  /** Version 2, read and brought up to the current shape: no tags yet, so no timer carries one. */
+  const RoomDocumentSchemaV2 = z
+    .object({ schemaVersion: z.literal(2), ...documentFields, room: StoredRoomSchemaV2 })
+    .transform((v2): z.infer<typeof RoomDocumentSchema> => ({
+      ...v2,
+      schemaVersion: SCHEMA_VERSION,
+      room: { ...v2.room, timers: v2.room.timers.map((t) => ({ ...t, tagId: null })), tags: [], display: { ...DISPLAY_DEFAULTS }, questions: [] },
+    }));
+
+  /** Version 1, read and brought up to the current shape. */
+  const RoomDocumentSchemaV1 = z
+    .object({ schemaVersion: z.literal(1), ...documentFields, room: StoredRoomSchemaV1 })
+    .transform((v1): z.infer<typeof RoomDocumentSchema> => ({ ...v1, schemaVersion: SCHEMA_VERSION, room: {
+        ...v1.room,
+        timers: v1.room.timers.map((t) => ({ ...t, endsAt: null, dangerAt: 0, tagId: null })),
+        // The room had no zone of its own: the box's, as a new room gets.
+        settings: { ...v1.room.settings, timeZone: boxTimeZone(), clockFormat: '24h' as const, ...CHIME_DEFAULTS },
+        passedSchedules: [],
+        tags: [],
+        display: { ...DISPLAY_DEFAULTS },
+        questions: [],
+      },
+    }));
+
+  return { RoomDocumentSchema, RoomDocumentSchemaV1, RoomDocumentSchemaV2, RoomDocumentSchemaV3 };
 }
 
-const StoredRoomSchemaV1 = z.object(roomFieldsV1).superRefine(checkRoom);
+type DocumentSchema = ReturnType<typeof documentSchemas>['RoomDocumentSchema'];
 
-const roomFieldsV2 = {
-    ...roomFieldsV1,
-    timers: z.array(TimerSchema).min(1),
-    settings: z.object({
-      zeroBehavior: z.enum(ZERO_BEHAVIORS),
-      autoAdvance: z.boolean(),
-      timeZone: z.string().min(1).max(64),
-      clockFormat: z.enum(CLOCK_FORMATS),
-      chimeAtZero: z.boolean(),
-      chimeAtWarning: z.boolean(),
-      chimeVolume: wholeMs.min(0).max(CHIME_VOLUME_MAX),
-    }),
-    passedSchedules: z.array(z.object({ timerId: z.string(), scheduledAt: wholeMs })),
-};
-
-const StoredRoomSchemaV2 = z.object(roomFieldsV2).superRefine(checkRoom);
-
-const TagSchema = z.object({
-  id: z.string().min(1).max(TAG_ID_MAX_CHARS),
-  name: chars(TAG_NAME_MAX_CHARS).pipe(z.string().min(1)),
-  colour: z.string().regex(/^#[0-9a-f]{6}$/),
-});
-
-
-/** Every timer's tag is one of the room's: a file where one is not was not written by this service. */
-function checkTags(room: { timers: readonly { tagId: string | null }[]; tags: readonly { id: string }[] }, ctx: z.RefinementCtx): void {
-  const ids = room.tags.map((t) => t.id);
-  if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['tags'], message: 'two tags share an id' });
-  if (room.timers.some((t) => t.tagId !== null && !ids.includes(t.tagId))) ctx.addIssue({ code: 'custom', path: ['timers'], message: 'a timer carries a tag the room does not have' });
-}
-
-const colour = z.string().regex(/^#[0-9a-f]{6}$/);
-
-const DisplaySchema = z.object({
-  layout: z.enum(DISPLAY_LAYOUTS),
-  background: colour,
-  normalColour: colour,
-  warningColour: colour,
-  overrunColour: colour,
-  timeSize: wholeMs.min(TIME_SIZE_MIN).max(TIME_SIZE_MAX),
-  showTitle: z.boolean(),
-  showSpeaker: z.boolean(),
-  showProgress: z.boolean(),
-  showTimeOfDay: z.boolean(),
-  showNext: z.boolean(),
-  showTag: z.boolean(),
-  showMessage: z.boolean(),
-  // Absent from a file written before logos: no logo, shown once one is uploaded.
-  showLogo: z.boolean().default(true),
-  // Absent from a file written before audience questions: the defaults.
-  showQuestion: z.boolean().default(true),
-  showAskLink: z.boolean().default(false),
-  logo: z.string().regex(LOGO_VERSION_PATTERN).nullable().default(null),
-});
-
-const roomFieldsV3 = { ...roomFieldsV2, tags: z.array(TagSchema).max(MAX_TAGS), display: DisplaySchema };
-
-const StoredRoomSchemaV3 = z.object(roomFieldsV3).superRefine(checkRoom).superRefine(checkTags);
-
-const QuestionSchema = z.object({
-  id: z.string().min(1).max(QUESTION_ID_MAX_CHARS),
-  text: chars(QUESTION_TEXT_MAX_CHARS).pipe(z.string().min(1)),
-  name: chars(QUESTION_NAME_MAX_CHARS),
-  receivedAt: wholeMs,
-  state: z.enum(QUESTION_STATES),
-  nameShown: z.boolean(),
-});
-
-/** At most one question on the screens, and ids unique: a file where not was not written by this service. */
-function checkQuestions(room: { questions: readonly { id: string; state: string }[] }, ctx: z.RefinementCtx): void {
-  const ids = room.questions.map((q) => q.id);
-  if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'two questions share an id' });
-  if (room.questions.filter((q) => q.state === 'shown').length > 1) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'more than one question is shown' });
-}
-
-const StoredRoomSchema = z
-  .object({ ...roomFieldsV3, questions: z.array(QuestionSchema).max(MAX_QUESTIONS) })
-  .superRefine(checkRoom)
-  .superRefine(checkTags)
-  .superRefine(checkQuestions);
-
-const documentFields = {
-  savedAtWallMs: wholeMs,
-  /**
-   * Every seq the service may publish before its next save lands is at most this,
-   * so a restart after a crash resumes from here and seq never goes back.
-   */
-  seqReservedTo: wholeMs.min(1),
-};
-
-const RoomDocumentSchema = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), ...documentFields, room: StoredRoomSchema });
-
-/** Version 3, read and brought up to the current shape: no questions yet. */
-const RoomDocumentSchemaV3 = z
-  .object({ schemaVersion: z.literal(3), ...documentFields, room: StoredRoomSchemaV3 })
-  .transform((v3): z.infer<typeof RoomDocumentSchema> => ({ ...v3, schemaVersion: SCHEMA_VERSION, room: { ...v3.room, questions: [] } }));
-
-/** Version 2, read and brought up to the current shape: no tags yet, so no timer carries one. */
-const RoomDocumentSchemaV2 = z
-  .object({ schemaVersion: z.literal(2), ...documentFields, room: StoredRoomSchemaV2 })
-  .transform((v2): z.infer<typeof RoomDocumentSchema> => ({
-    ...v2,
-    schemaVersion: SCHEMA_VERSION,
-    room: { ...v2.room, timers: v2.room.timers.map((t) => ({ ...t, tagId: null })), tags: [], display: { ...DISPLAY_DEFAULTS }, questions: [] },
-  }));
-
-/** Version 1, read and brought up to the current shape. */
-const RoomDocumentSchemaV1 = z
-  .object({ schemaVersion: z.literal(1), ...documentFields, room: StoredRoomSchemaV1 })
-  .transform((v1): z.infer<typeof RoomDocumentSchema> => ({ ...v1, schemaVersion: SCHEMA_VERSION, room: {
-      ...v1.room,
-      timers: v1.room.timers.map((t) => ({ ...t, endsAt: null, dangerAt: 0, tagId: null })),
-      // The room had no zone of its own: the box's, as a new room gets.
-      settings: { ...v1.room.settings, timeZone: boxTimeZone(), clockFormat: '24h' as const, ...CHIME_DEFAULTS },
-      passedSchedules: [],
-      tags: [],
-      display: { ...DISPLAY_DEFAULTS },
-      questions: [],
-    },
-  }));
-
-export type StoredRoom = z.infer<typeof StoredRoomSchema>;
-export type RoomDocument = z.infer<typeof RoomDocumentSchema>;
+export type RoomDocument = z.infer<DocumentSchema>;
+export type StoredRoom = RoomDocument['room'];
 
 export interface ClockReading {
   readonly monoMs: number;
@@ -247,8 +258,9 @@ export function parseDocument(text: string): DocumentRead {
   if (typeof version === 'number' && Number.isInteger(version) && version > SCHEMA_VERSION) {
     return { kind: 'newer', schemaVersion: version };
   }
-  const older = version === 1 ? RoomDocumentSchemaV1 : version === 2 ? RoomDocumentSchemaV2 : version === 3 ? RoomDocumentSchemaV3 : null;
-  const parsed = (older ?? RoomDocumentSchema).safeParse(json);
+  const schemas = documentSchemas();
+  const older = version === 1 ? schemas.RoomDocumentSchemaV1 : version === 2 ? schemas.RoomDocumentSchemaV2 : version === 3 ? schemas.RoomDocumentSchemaV3 : null;
+  const parsed = (older ?? schemas.RoomDocumentSchema).safeParse(json);
   if (!parsed.success) {
     return { kind: 'damaged', reason: `not a room file of schema version ${version === 1 || version === 2 || version === 3 ? version : SCHEMA_VERSION}: ${describeZodError(parsed.error)}` };
   }
