@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { GpioConfigSchema, type GpioConfig } from './gpio-config.js';
+import { gpioConfigSchema, type GpioConfig } from './gpio-config.js';
 import { stripJsonComments } from './json-comments.js';
 
 export const GPIO_MODES = ['auto', 'onoff', 'sim', 'off'] as const;
@@ -25,51 +25,60 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-const port = z.number({ error: 'expected a number' }).int('expected a whole number').min(0, 'expected 0 to 65535').max(65535, 'expected 0 to 65535');
-const rateLimit = z.number({ error: 'expected a number' }).int('expected a whole number').min(1, 'expected at least 1');
-const host = z.string({ error: 'expected a string' }).min(1, 'expected a host name or address');
-
 /** Feedback targets beyond this are a mistake (a list pasted twice), not a rack. */
 export const OSC_FEEDBACK_MAX = 32;
 
 /**
- * The `osc` section (src/osc): OSC and plain-text commands over UDP, off unless a
- * port is given, and feedback to surfaces. Port 0 (any free port) is for tests.
+ * The config file's schemas, made for each read and dropped after it (a box reads
+ * its config once, at start; see gpioConfigSchema).
  */
-const OscConfigSchema = z
-  .strictObject({
+function configSchemas() {
+  const port = z.number({ error: 'expected a number' }).int('expected a whole number').min(0, 'expected 0 to 65535').max(65535, 'expected 0 to 65535');
+  const rateLimit = z.number({ error: 'expected a number' }).int('expected a whole number').min(1, 'expected at least 1');
+  const host = z.string({ error: 'expected a string' }).min(1, 'expected a host name or address');
+
+
+  /**
+   * The `osc` section (src/osc): OSC and plain-text commands over UDP, off unless a
+   * port is given, and feedback to surfaces. Port 0 (any free port) is for tests.
+   */
+  const OscConfigSchema = z
+    .strictObject({
+      port: port.optional(),
+      host: host.optional(),
+      textPort: port.optional(),
+      reply: z.boolean({ error: 'expected true or false' }).optional(),
+      feedback: z
+        .array(
+          z.strictObject({
+            host,
+            port: port.min(1, 'expected a port 1 to 65535 to send to'),
+          }),
+          { error: 'expected a list of { "host": ..., "port": ... }' },
+        )
+        .max(OSC_FEEDBACK_MAX, `expected at most ${OSC_FEEDBACK_MAX} targets`)
+        .optional(),
+    })
+    .refine((osc) => osc.port === undefined || osc.port === 0 || osc.port !== osc.textPort, {
+      error: 'must differ from osc.port: OSC and plain text each need a port of their own',
+      path: ['textPort'],
+    });
+
+  /** The config file. Unknown keys are errors: a misspelt key must not be silently ignored. */
+  const ConfigFileSchema = z.strictObject({
     port: port.optional(),
-    host: host.optional(),
-    textPort: port.optional(),
-    reply: z.boolean({ error: 'expected true or false' }).optional(),
-    feedback: z
-      .array(
-        z.strictObject({
-          host,
-          port: port.min(1, 'expected a port 1 to 65535 to send to'),
-        }),
-        { error: 'expected a list of { "host": ..., "port": ... }' },
-      )
-      .max(OSC_FEEDBACK_MAX, `expected at most ${OSC_FEEDBACK_MAX} targets`)
-      .optional(),
-  })
-  .refine((osc) => osc.port === undefined || osc.port === 0 || osc.port !== osc.textPort, {
-    error: 'must differ from osc.port: OSC and plain text each need a port of their own',
-    path: ['textPort'],
+    host: z.string({ error: 'expected a string' }).min(1, 'expected a host name or address').optional(),
+    dataDir: z.string({ error: 'expected a string' }).min(1, 'expected a directory path').optional(),
+    rateLimit: rateLimit.optional(),
+    logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).optional(),
+    gpio: gpioConfigSchema().optional(),
+    osc: OscConfigSchema.optional(),
   });
 
-/** The config file. Unknown keys are errors: a misspelt key must not be silently ignored. */
-export const ConfigFileSchema = z.strictObject({
-  port: port.optional(),
-  host: z.string({ error: 'expected a string' }).min(1, 'expected a host name or address').optional(),
-  dataDir: z.string({ error: 'expected a string' }).min(1, 'expected a directory path').optional(),
-  rateLimit: rateLimit.optional(),
-  logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).optional(),
-  gpio: GpioConfigSchema.optional(),
-  osc: OscConfigSchema.optional(),
-});
+  return { port, rateLimit, ConfigFileSchema };
+}
 
-export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+export type ConfigFile = z.infer<ReturnType<typeof configSchemas>['ConfigFileSchema']>;
 
 export interface OscFeedbackTarget {
   readonly host: string;
@@ -146,7 +155,7 @@ function readConfigFile(file: string): ConfigFile {
   } catch (error) {
     throw new ConfigError(`config file ${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  const result = ConfigFileSchema.safeParse(json);
+  const result = configSchemas().ConfigFileSchema.safeParse(json);
   if (!result.success) {
     const problems = describeConfigIssues(result.error);
     // One line per problem: messages may hold a ';' of their own.
@@ -156,11 +165,11 @@ function readConfigFile(file: string): ConfigFile {
   return result.data;
 }
 
-function envNumber(env: NodeJS.ProcessEnv, name: string, schema: z.ZodNumber): number | undefined {
+function envNumber(env: NodeJS.ProcessEnv, name: string, schemaOf: (schemas: ReturnType<typeof configSchemas>) => z.ZodNumber): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`environment ${name}: expected a whole number, got ${JSON.stringify(raw)}`);
-  const result = schema.safeParse(Number(raw.trim()));
+  const result = schemaOf(configSchemas()).safeParse(Number(raw.trim()));
   if (!result.success) throw new ConfigError(`environment ${name}: ${describeConfigIssues(result.error).join('; ')}`);
   return result.data;
 }
@@ -198,15 +207,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     throw new ConfigError('environment SHOWCLOCK_AUDIENCE_KEY: must differ from SHOWCLOCK_API_KEY and SHOWCLOCK_VIEWER_KEY (the audience key only asks questions)');
   }
   return {
-    port: envNumber(env, 'PORT', port) ?? file.port ?? DEFAULTS.port,
+    port: envNumber(env, 'PORT', (s) => s.port) ?? file.port ?? DEFAULTS.port,
     host: (env.HOST === undefined || env.HOST === '' ? undefined : env.HOST) ?? file.host ?? DEFAULTS.host,
     dataDir: path.resolve(cwd, (env.SHOWCLOCK_DATA_DIR === undefined || env.SHOWCLOCK_DATA_DIR === '' ? undefined : env.SHOWCLOCK_DATA_DIR) ?? file.dataDir ?? DEFAULTS.dataDir),
-    rateLimit: envNumber(env, 'SHOWCLOCK_RATE_LIMIT', rateLimit) ?? file.rateLimit ?? DEFAULTS.rateLimit,
+    rateLimit: envNumber(env, 'SHOWCLOCK_RATE_LIMIT', (s) => s.rateLimit) ?? file.rateLimit ?? DEFAULTS.rateLimit,
     logLevel: (env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? undefined : env.LOG_LEVEL) ?? file.logLevel ?? DEFAULTS.logLevel,
     gpioMode: (gpioModeRaw === undefined || gpioModeRaw === '' ? DEFAULTS.gpioMode : gpioModeRaw) as GpioMode,
     gpio: file.gpio ?? {},
     osc: {
-      port: envNumber(env, 'SHOWCLOCK_OSC_PORT', port) ?? file.osc?.port,
+      port: envNumber(env, 'SHOWCLOCK_OSC_PORT', (s) => s.port) ?? file.osc?.port,
       host: file.osc?.host ?? DEFAULTS.host,
       textPort: file.osc?.textPort,
       reply: file.osc?.reply ?? false,

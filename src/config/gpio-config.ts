@@ -43,137 +43,146 @@ export const SYSFS_OFFSET_MAX = 10_000;
 
 const got = (input: unknown): string => `got ${JSON.stringify(input)}`;
 
-const pin = z
-  .number({ error: (iss) => `expected a BCM pin number (0 to ${BCM_PIN_MAX}); ${got(iss.input)}` })
-  .int({ error: 'expected a whole BCM pin number' })
-  .min(0, { error: `expected a BCM pin number 0 to ${BCM_PIN_MAX}` })
-  .max(BCM_PIN_MAX, {
-    error: `expected a BCM pin number 0 to ${BCM_PIN_MAX} (the GPIO number on a pinout diagram, not the physical pin 1 to 40)`,
-  });
-
-const adjustMs = z
-  .number({ error: (iss) => `expected milliseconds to add (negative takes time off); ${got(iss.input)}` })
-  .int({ error: 'expected a whole number of milliseconds' })
-  .min(-ADJUST_MAX_MS, { error: `at most ${ADJUST_MAX_MS} (1 hour) in either direction` })
-  .max(ADJUST_MAX_MS, { error: `at most ${ADJUST_MAX_MS} (1 hour) in either direction` })
-  .refine((ms) => ms !== 0, { error: 'adjusting by 0 does nothing; give a number of milliseconds such as 60000 or -30000' });
-
-const bool = z.boolean({ error: (iss) => `expected true or false; ${got(iss.input)}` });
-const signal = z.enum(LAMP_SIGNALS, { error: (iss) => `expected one of ${LAMP_SIGNALS.join(', ')}; ${got(iss.input)}` });
-const action = z.enum(BUTTON_ACTIONS, { error: (iss) => `expected one of ${BUTTON_ACTIONS.join(', ')}; ${got(iss.input)}` });
-
-const lampFields = {
-  pin,
-  /** Relay boards that switch on a low input. */
-  activeLow: bool.optional(),
-  /** Also blinks (switches over) in the lit halves of a screen flash, e.g. the ON AIR lamp; default false. */
-  flash: bool.optional(),
-  /** Where the lamp goes on an orderly shutdown; default off. */
-  safeState: z.enum(['off', 'on'], { error: (iss) => `expected "off" or "on"; ${got(iss.input)}` }).optional(),
-};
-
-/** `lamp`: the ON AIR lamp; it follows onAir unless told otherwise. */
-const onAirLamp = z.strictObject({ ...lampFields, follows: signal.optional() });
-/** Each entry of `lamps` names what it follows. */
-const boundLamp = z.strictObject({ ...lampFields, follows: signal });
-
 /**
- * The issue's own example config writes `"hold": "adjust", "holdMs": 300000`,
- * meaning "a long press adds 5 minutes". No press is held longer than
- * HOLD_MS_MAX, so a hold `adjust` without holdAdjustMs whose holdMs is beyond
- * that is read as the amount, with the default press time: the example works
- * as its author meant instead of stopping the box.
+ * The `gpio` section's schema, made for each config file read and dropped after
+ * it: a box reads its config once, at start, and the schemas are private memory
+ * and start time an idle box need not keep (BENCHMARKS.md).
  */
-function readLongHoldMsAsAmount(input: unknown): unknown {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
-  const fields = input as Record<string, unknown>;
-  const { holdMs, ...rest } = fields;
-  if (fields.hold !== 'adjust' || fields.holdAdjustMs !== undefined || typeof holdMs !== 'number' || Math.abs(holdMs) <= HOLD_MS_MAX) {
-    return input;
+export function gpioConfigSchema() {
+  const pin = z
+    .number({ error: (iss) => `expected a BCM pin number (0 to ${BCM_PIN_MAX}); ${got(iss.input)}` })
+    .int({ error: 'expected a whole BCM pin number' })
+    .min(0, { error: `expected a BCM pin number 0 to ${BCM_PIN_MAX}` })
+    .max(BCM_PIN_MAX, {
+      error: `expected a BCM pin number 0 to ${BCM_PIN_MAX} (the GPIO number on a pinout diagram, not the physical pin 1 to 40)`,
+    });
+
+  const adjustMs = z
+    .number({ error: (iss) => `expected milliseconds to add (negative takes time off); ${got(iss.input)}` })
+    .int({ error: 'expected a whole number of milliseconds' })
+    .min(-ADJUST_MAX_MS, { error: `at most ${ADJUST_MAX_MS} (1 hour) in either direction` })
+    .max(ADJUST_MAX_MS, { error: `at most ${ADJUST_MAX_MS} (1 hour) in either direction` })
+    .refine((ms) => ms !== 0, { error: 'adjusting by 0 does nothing; give a number of milliseconds such as 60000 or -30000' });
+
+  const bool = z.boolean({ error: (iss) => `expected true or false; ${got(iss.input)}` });
+  const signal = z.enum(LAMP_SIGNALS, { error: (iss) => `expected one of ${LAMP_SIGNALS.join(', ')}; ${got(iss.input)}` });
+  const action = z.enum(BUTTON_ACTIONS, { error: (iss) => `expected one of ${BUTTON_ACTIONS.join(', ')}; ${got(iss.input)}` });
+
+  const lampFields = {
+    pin,
+    /** Relay boards that switch on a low input. */
+    activeLow: bool.optional(),
+    /** Also blinks (switches over) in the lit halves of a screen flash, e.g. the ON AIR lamp; default false. */
+    flash: bool.optional(),
+    /** Where the lamp goes on an orderly shutdown; default off. */
+    safeState: z.enum(['off', 'on'], { error: (iss) => `expected "off" or "on"; ${got(iss.input)}` }).optional(),
+  };
+
+  /** `lamp`: the ON AIR lamp; it follows onAir unless told otherwise. */
+  const onAirLamp = z.strictObject({ ...lampFields, follows: signal.optional() });
+  /** Each entry of `lamps` names what it follows. */
+  const boundLamp = z.strictObject({ ...lampFields, follows: signal });
+
+  /**
+   * The issue's own example config writes `"hold": "adjust", "holdMs": 300000`,
+   * meaning "a long press adds 5 minutes". No press is held longer than
+   * HOLD_MS_MAX, so a hold `adjust` without holdAdjustMs whose holdMs is beyond
+   * that is read as the amount, with the default press time: the example works
+   * as its author meant instead of stopping the box.
+   */
+  function readLongHoldMsAsAmount(input: unknown): unknown {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+    const fields = input as Record<string, unknown>;
+    const { holdMs, ...rest } = fields;
+    if (fields.hold !== 'adjust' || fields.holdAdjustMs !== undefined || typeof holdMs !== 'number' || Math.abs(holdMs) <= HOLD_MS_MAX) {
+      return input;
+    }
+    return { ...rest, holdAdjustMs: holdMs };
   }
-  return { ...rest, holdAdjustMs: holdMs };
+
+  const buttonFields = z
+    .strictObject({
+      pin,
+      /** On a short press. */
+      action: action.optional(),
+      /** The amount of a short-press `adjust`. */
+      ms: adjustMs.optional(),
+      /** On a long press: after holdMs, while the button is still down. */
+      hold: action.optional(),
+      holdMs: z
+        .number({ error: (iss) => `expected milliseconds; ${got(iss.input)}` })
+        .int({ error: 'expected a whole number of milliseconds' })
+        .optional(),
+      /** The amount of a long-press `adjust`. */
+      holdAdjustMs: adjustMs.optional(),
+      debounceMs: z
+        .number({ error: (iss) => `expected milliseconds; ${got(iss.input)}` })
+        .int({ error: 'expected a whole number of milliseconds' })
+        .min(0, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` })
+        .max(DEBOUNCE_MS_MAX, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` })
+        .optional(),
+      /** `reset` on a short press is refused unless this is true. */
+      allowShortReset: bool.optional(),
+    })
+    .superRefine((b, ctx) => {
+      const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+      if (b.action === undefined && b.hold === undefined) {
+        issue('action', 'give an action for a short press, a hold action for a long press, or both');
+      }
+      if (b.action === 'adjust' && b.ms === undefined) issue('ms', 'is required with action "adjust": milliseconds to add, for example 60000 or -30000');
+      if (b.action !== 'adjust' && b.ms !== undefined) issue('ms', 'is only used with action "adjust"');
+      if (b.hold === 'adjust' && b.holdAdjustMs === undefined) {
+        issue('holdAdjustMs', 'is required with hold "adjust": milliseconds a long press adds, for example 300000');
+      }
+      if (b.hold !== 'adjust' && b.holdAdjustMs !== undefined) issue('holdAdjustMs', 'is only used with hold "adjust"');
+      if (b.holdMs !== undefined) {
+        if (b.hold === undefined) issue('holdMs', 'is how long a long press lasts; it needs a hold action');
+        else if (b.holdMs < HOLD_MS_MIN || b.holdMs > HOLD_MS_MAX) {
+          const hint = b.hold === 'adjust' ? `; the amount a long press adjusts by goes in holdAdjustMs` : '';
+          issue('holdMs', `${b.holdMs} is out of range: how long the button is held before the long press acts, ${HOLD_MS_MIN} to ${HOLD_MS_MAX} ms (default ${HOLD_MS_DEFAULT})${hint}`);
+        }
+      }
+      if (b.action === 'reset' && b.allowShortReset !== true) {
+        issue(
+          'action',
+          'reset is a long press only, so a brush of the hand cannot reset a running speaker: use "hold": "reset", or set "allowShortReset": true',
+        );
+      }
+    });
+
+  const button = z.preprocess(readLongHoldMsAsAmount, buttonFields);
+
+  const GpioConfigSchema = z
+    .strictObject({
+      lamp: onAirLamp.optional(),
+      lamps: z.array(boundLamp, { error: 'expected a list of lamps' }).optional(),
+      buttons: z.array(button, { error: 'expected a list of buttons' }).optional(),
+      /** Overrides the sysfs number of BCM 0 found from /sys/class/gpio (512 on a Pi 0-4, 571 on a Pi 5 since kernel 6.6). */
+      sysfsOffset: z
+        .number({ error: (iss) => `expected a number; ${got(iss.input)}` })
+        .int({ error: 'expected a whole number' })
+        .min(0, { error: `expected 0 to ${SYSFS_OFFSET_MAX}` })
+        .max(SYSFS_OFFSET_MAX, { error: `expected 0 to ${SYSFS_OFFSET_MAX}` })
+        .optional(),
+    })
+    .superRefine((gpio, ctx) => {
+      // One pin, one job: two outputs fighting over a pin, or a lamp driving a button's input, is a wiring mistake.
+      const owner = new Map<number, string>();
+      const claim = (bcm: number, path: (string | number)[]) => {
+        const first = owner.get(bcm);
+        if (first !== undefined) {
+          ctx.addIssue({ code: 'custom', path, message: `BCM ${bcm} is already used by gpio.${first}` });
+        } else {
+          owner.set(bcm, path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('').slice(1));
+        }
+      };
+      if (gpio.lamp !== undefined) claim(gpio.lamp.pin, ['lamp', 'pin']);
+      gpio.lamps?.forEach((lamp, i) => claim(lamp.pin, ['lamps', i, 'pin']));
+      gpio.buttons?.forEach((b, i) => claim(b.pin, ['buttons', i, 'pin']));
+    });
+
+  return GpioConfigSchema;
 }
 
-const buttonFields = z
-  .strictObject({
-    pin,
-    /** On a short press. */
-    action: action.optional(),
-    /** The amount of a short-press `adjust`. */
-    ms: adjustMs.optional(),
-    /** On a long press: after holdMs, while the button is still down. */
-    hold: action.optional(),
-    holdMs: z
-      .number({ error: (iss) => `expected milliseconds; ${got(iss.input)}` })
-      .int({ error: 'expected a whole number of milliseconds' })
-      .optional(),
-    /** The amount of a long-press `adjust`. */
-    holdAdjustMs: adjustMs.optional(),
-    debounceMs: z
-      .number({ error: (iss) => `expected milliseconds; ${got(iss.input)}` })
-      .int({ error: 'expected a whole number of milliseconds' })
-      .min(0, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` })
-      .max(DEBOUNCE_MS_MAX, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` })
-      .optional(),
-    /** `reset` on a short press is refused unless this is true. */
-    allowShortReset: bool.optional(),
-  })
-  .superRefine((b, ctx) => {
-    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-    if (b.action === undefined && b.hold === undefined) {
-      issue('action', 'give an action for a short press, a hold action for a long press, or both');
-    }
-    if (b.action === 'adjust' && b.ms === undefined) issue('ms', 'is required with action "adjust": milliseconds to add, for example 60000 or -30000');
-    if (b.action !== 'adjust' && b.ms !== undefined) issue('ms', 'is only used with action "adjust"');
-    if (b.hold === 'adjust' && b.holdAdjustMs === undefined) {
-      issue('holdAdjustMs', 'is required with hold "adjust": milliseconds a long press adds, for example 300000');
-    }
-    if (b.hold !== 'adjust' && b.holdAdjustMs !== undefined) issue('holdAdjustMs', 'is only used with hold "adjust"');
-    if (b.holdMs !== undefined) {
-      if (b.hold === undefined) issue('holdMs', 'is how long a long press lasts; it needs a hold action');
-      else if (b.holdMs < HOLD_MS_MIN || b.holdMs > HOLD_MS_MAX) {
-        const hint = b.hold === 'adjust' ? `; the amount a long press adjusts by goes in holdAdjustMs` : '';
-        issue('holdMs', `${b.holdMs} is out of range: how long the button is held before the long press acts, ${HOLD_MS_MIN} to ${HOLD_MS_MAX} ms (default ${HOLD_MS_DEFAULT})${hint}`);
-      }
-    }
-    if (b.action === 'reset' && b.allowShortReset !== true) {
-      issue(
-        'action',
-        'reset is a long press only, so a brush of the hand cannot reset a running speaker: use "hold": "reset", or set "allowShortReset": true',
-      );
-    }
-  });
-
-const button = z.preprocess(readLongHoldMsAsAmount, buttonFields);
-
-export const GpioConfigSchema = z
-  .strictObject({
-    lamp: onAirLamp.optional(),
-    lamps: z.array(boundLamp, { error: 'expected a list of lamps' }).optional(),
-    buttons: z.array(button, { error: 'expected a list of buttons' }).optional(),
-    /** Overrides the sysfs number of BCM 0 found from /sys/class/gpio (512 on a Pi 0-4, 571 on a Pi 5 since kernel 6.6). */
-    sysfsOffset: z
-      .number({ error: (iss) => `expected a number; ${got(iss.input)}` })
-      .int({ error: 'expected a whole number' })
-      .min(0, { error: `expected 0 to ${SYSFS_OFFSET_MAX}` })
-      .max(SYSFS_OFFSET_MAX, { error: `expected 0 to ${SYSFS_OFFSET_MAX}` })
-      .optional(),
-  })
-  .superRefine((gpio, ctx) => {
-    // One pin, one job: two outputs fighting over a pin, or a lamp driving a button's input, is a wiring mistake.
-    const owner = new Map<number, string>();
-    const claim = (bcm: number, path: (string | number)[]) => {
-      const first = owner.get(bcm);
-      if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path, message: `BCM ${bcm} is already used by gpio.${first}` });
-      } else {
-        owner.set(bcm, path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('').slice(1));
-      }
-    };
-    if (gpio.lamp !== undefined) claim(gpio.lamp.pin, ['lamp', 'pin']);
-    gpio.lamps?.forEach((lamp, i) => claim(lamp.pin, ['lamps', i, 'pin']));
-    gpio.buttons?.forEach((b, i) => claim(b.pin, ['buttons', i, 'pin']));
-  });
-
-export type GpioConfig = z.infer<typeof GpioConfigSchema>;
+export type GpioConfig = z.infer<ReturnType<typeof gpioConfigSchema>>;
 export type ButtonConfig = NonNullable<GpioConfig['buttons']>[number];

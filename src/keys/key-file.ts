@@ -39,13 +39,15 @@ export type FixedKeys = { readonly [K in keyof RoomKeys]: string | undefined };
 
 export const KEY_NAMES = ['apiKey', 'viewerKey', 'audienceKey'] as const satisfies readonly (keyof RoomKeys)[];
 
-const KeysFileSchema = z.object({
-  version: z.literal(1),
-  apiKey: z.string().min(16),
-  viewerKey: z.string().min(16),
-  // Files written before audience questions have none: one is made and saved at start.
-  audienceKey: z.string().min(16).optional(),
-});
+/** Made for each read (at start, and when the file changes): not held by an idle box. */
+const keysFileSchema = () =>
+  z.object({
+    version: z.literal(1),
+    apiKey: z.string().min(16),
+    viewerKey: z.string().min(16),
+    // Files written before audience questions have none: one is made and saved at start.
+    audienceKey: z.string().min(16).optional(),
+  });
 
 /** What keys.json holds; a file from before audience questions has no audience key. */
 type StoredKeys = Omit<RoomKeys, 'audienceKey'> & { readonly audienceKey?: string };
@@ -83,7 +85,7 @@ function readKeysFile(file: string): { read: KeysRead; mode?: number } {
     return { read: { kind: 'unreadable', code, reason: `cannot be read (${code})` } };
   }
   try {
-    const parsed = KeysFileSchema.safeParse(JSON.parse(text));
+    const parsed = keysFileSchema().safeParse(JSON.parse(text));
     if (!parsed.success) return { read: { kind: 'damaged', reason: 'not a keys file of version 1' }, mode };
     const { apiKey, viewerKey, audienceKey } = parsed.data;
     return { read: { kind: 'ok', keys: audienceKey === undefined ? { apiKey, viewerKey } : { apiKey, viewerKey, audienceKey } }, mode };

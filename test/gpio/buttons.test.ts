@@ -7,7 +7,7 @@ import { buttonSpec } from '../../src/gpio/button-actions.js';
 import { ButtonBinding, STUCK_AFTER_MS } from '../../src/gpio/button-binding.js';
 import { MemoryGpio } from '../../src/gpio/memory-gpio.js';
 import type { ButtonConfig } from '../../src/config/gpio-config.js';
-import { GpioConfigSchema } from '../../src/config/gpio-config.js';
+import { gpioConfigSchema } from '../../src/config/gpio-config.js';
 import { createTestApp, roomWithTimers } from '../helpers/test-app.js';
 import { WARN, capturingLogger, rig, roomOfDurations, type Rig } from './gpio-fixtures.js';
 
@@ -17,7 +17,7 @@ const UP = true;
 
 function button(r: Rig, config: Omit<ButtonConfig, 'pin'>, gpio = new MemoryGpio()) {
   // Through the schema, as a config file would be.
-  const parsed = GpioConfigSchema.parse({ buttons: [{ pin: PIN, ...config }] }).buttons?.[0];
+  const parsed = gpioConfigSchema().parse({ buttons: [{ pin: PIN, ...config }] }).buttons?.[0];
   if (parsed === undefined) throw new Error('no button parsed');
   const binding = new ButtonBinding({ port: gpio, spec: buttonSpec(parsed), sink: r.service, clock: r.clock, scheduler: r.clock.scheduler, logger: r.logger });
   binding.start();
@@ -213,7 +213,7 @@ describe('buttons and HTTP', () => {
       t.clock.advance(10_000);
     }
     const gpio = new MemoryGpio();
-    const parsed = GpioConfigSchema.parse({ buttons: [{ pin: PIN, ...config }] }).buttons?.[0];
+    const parsed = gpioConfigSchema().parse({ buttons: [{ pin: PIN, ...config }] }).buttons?.[0];
     if (parsed === undefined) throw new Error('no button parsed');
     const binding = new ButtonBinding({
       port: gpio,

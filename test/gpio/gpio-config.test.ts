@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
-import { GpioConfigSchema } from '../../src/config/gpio-config.js';
+import { gpioConfigSchema } from '../../src/config/gpio-config.js';
 import { stripJsonComments } from '../../src/config/json-comments.js';
 import { buttonSpec } from '../../src/gpio/button-actions.js';
 import { lampSpecs } from '../../src/gpio/gpio-adapter.js';
@@ -89,13 +89,13 @@ describe('the gpio config section', () => {
     const message = problem({ buttons: [{ pin: 5, action: 'toggle' }, { pin: 6, action: 'reset' }] });
     expect(message).toMatch(at('buttons', 1, 'action'));
     expect(message).toMatch(/"hold": "reset"/);
-    expect(GpioConfigSchema.safeParse({ buttons: [{ pin: 6, action: 'reset', allowShortReset: true }] }).success).toBe(true);
-    expect(GpioConfigSchema.safeParse({ buttons: [{ pin: 6, hold: 'reset' }] }).success).toBe(true);
+    expect(gpioConfigSchema().safeParse({ buttons: [{ pin: 6, action: 'reset', allowShortReset: true }] }).success).toBe(true);
+    expect(gpioConfigSchema().safeParse({ buttons: [{ pin: 6, hold: 'reset' }] }).success).toBe(true);
   });
 
   it("reads the issue's example as meant: a hold adjust with holdMs beyond any press time is the amount", () => {
     // `"hold": "adjust", "holdMs": 300000`: 300000 ms is no hold time anyone waits for, it is 5 minutes added.
-    const parsed = GpioConfigSchema.parse({ buttons: [{ pin: 13, action: 'adjust', ms: 60000, hold: 'adjust', holdMs: 300000 }] });
+    const parsed = gpioConfigSchema().parse({ buttons: [{ pin: 13, action: 'adjust', ms: 60000, hold: 'adjust', holdMs: 300000 }] });
     const spec = buttonSpec(parsed.buttons?.[0] as NonNullable<typeof parsed.buttons>[number]);
     expect(spec.long).toEqual({ action: 'adjust', command: { type: 'adjust', ms: 300000 }, holdMs: 800 });
     expect(spec.short).toMatchObject({ command: { type: 'adjust', ms: 60000 } });

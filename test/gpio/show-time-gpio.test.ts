@@ -2,7 +2,7 @@
 // also blink with a flash (`"flash": true`), and a button can flash the screens.
 import { describe, expect, it } from 'vitest';
 import type { Clock, Scheduler } from '../../src/app/clock.js';
-import { GpioConfigSchema } from '../../src/config/gpio-config.js';
+import { gpioConfigSchema } from '../../src/config/gpio-config.js';
 import { createRoom } from '../../src/domain/room.js';
 import type { Room } from '../../src/domain/types.js';
 import { buttonSpec } from '../../src/gpio/button-actions.js';
@@ -13,7 +13,7 @@ import { createLogger } from '../../src/log/logger.js';
 
 describe('gpio config', () => {
   it('accepts danger and flash lamps, a lamp that also flashes, and the flash button action', () => {
-    const config = GpioConfigSchema.parse({
+    const config = gpioConfigSchema().parse({
       lamp: { pin: 17, flash: true },
       lamps: [{ pin: 27, follows: 'danger' }, { pin: 22, follows: 'flash' }],
       buttons: [{ pin: 5, action: 'flash' }],
