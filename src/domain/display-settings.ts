@@ -7,6 +7,9 @@ import { DISPLAY_LAYOUTS, type DisplaySettings } from './types.js';
 export const TIME_SIZE_MIN = 50;
 export const TIME_SIZE_MAX = 150;
 
+/** The switches for the screen's elements that every room file since version 3 holds. */
+export const ELEMENT_SWITCHES = ['showTitle', 'showSpeaker', 'showProgress', 'showTimeOfDay', 'showNext', 'showTag', 'showMessage'] as const satisfies readonly (keyof DisplaySettings)[];
+
 export const DISPLAY_FIELD_NAMES = [
   'layout',
   'background',
@@ -14,13 +17,7 @@ export const DISPLAY_FIELD_NAMES = [
   'warningColour',
   'overrunColour',
   'timeSize',
-  'showTitle',
-  'showSpeaker',
-  'showProgress',
-  'showTimeOfDay',
-  'showNext',
-  'showTag',
-  'showMessage',
+  ...ELEMENT_SWITCHES,
   'showLogo',
   'showQuestion',
   'showAskLink',

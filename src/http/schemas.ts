@@ -2,6 +2,8 @@
 // are generated from these, and the tests check real responses against them.
 import { z } from 'zod';
 import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, ZERO_BEHAVIORS } from '../domain/types.js';
+import { ELEMENT_SWITCHES } from '../domain/display-settings.js';
+import { booleanFields } from '../schema/boolean-fields.js';
 
 const int = () => z.number().int();
 
@@ -48,13 +50,7 @@ export const DisplaySchema = z.object({
   warningColour: z.string().describe('#rrggbb: the time from warnAt on'),
   overrunColour: z.string().describe('#rrggbb: the time from dangerAt on and in overrun'),
   timeSize: int().describe('Percent of the layout\'s own size of the time, 50 to 150'),
-  showTitle: z.boolean(),
-  showSpeaker: z.boolean(),
-  showProgress: z.boolean(),
-  showTimeOfDay: z.boolean(),
-  showNext: z.boolean(),
-  showTag: z.boolean(),
-  showMessage: z.boolean(),
+  ...booleanFields(ELEMENT_SWITCHES),
   showLogo: z.boolean(),
   showQuestion: z.boolean().describe('Addition to v1: the screens show the audience question the moderator put on them'),
   showAskLink: z.boolean().describe('Addition to v1: the screens show the audience link (/ask/{audience_key}) as a QR code and an address'),

@@ -24,7 +24,8 @@ import {
   WARN_AT_MIN_MS,
 } from '../domain/limits.js';
 import { CHIME_DEFAULTS, DISPLAY_DEFAULTS } from '../domain/room.js';
-import { LOGO_VERSION_PATTERN, TIME_SIZE_MAX, TIME_SIZE_MIN } from '../domain/display-settings.js';
+import { ELEMENT_SWITCHES, LOGO_VERSION_PATTERN, TIME_SIZE_MAX, TIME_SIZE_MIN } from '../domain/display-settings.js';
+import { booleanFields } from '../schema/boolean-fields.js';
 import { boxTimeZone } from '../domain/time-zone.js';
 import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, ZERO_BEHAVIORS, type Room } from '../domain/types.js';
 
@@ -129,13 +130,7 @@ function documentSchemas() {
     warningColour: colour,
     overrunColour: colour,
     timeSize: wholeMs.min(TIME_SIZE_MIN).max(TIME_SIZE_MAX),
-    showTitle: z.boolean(),
-    showSpeaker: z.boolean(),
-    showProgress: z.boolean(),
-    showTimeOfDay: z.boolean(),
-    showNext: z.boolean(),
-    showTag: z.boolean(),
-    showMessage: z.boolean(),
+    ...booleanFields(ELEMENT_SWITCHES),
     // Absent from a file written before logos: no logo, shown once one is uploaded.
     showLogo: z.boolean().default(true),
     // Absent from a file written before audience questions: the defaults.

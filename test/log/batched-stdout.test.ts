@@ -12,14 +12,20 @@ afterEach(() => {
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** What the sink writes to standard output, one entry per write, as text. */
+function captureStdout(): string[] {
+  const writes: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    writes.push(String(chunk));
+    return true;
+  });
+  return writes;
+}
+
 describe('the default log sink (standard output)', () => {
   it('writes the lines of one window together, in order, LOG_FLUSH_MS after the first', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const writes: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      writes.push(String(chunk));
-      return true;
-    });
+    const writes = captureStdout();
     const logger = createLogger({ level: 'info', secrets: () => [KEY] });
     logger.info({ n: 1 }, 'first');
     logger.info({ n: 2, path: `/api/v1/${KEY}/state` }, 'second');
@@ -47,11 +53,7 @@ describe('the default log sink (standard output)', () => {
 
   it('sends what waits at once when the next line would not fit in LOG_FLUSH_BYTES, in order, and a longer line on its own', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const writes: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      writes.push(String(chunk));
-      return true;
-    });
+    const writes = captureStdout();
     const logger = createLogger({ level: 'info', secrets: () => [KEY] });
     // Four bytes a character in UTF-8: the buffer counts bytes, not characters.
     const filler = '\u{1F552}'.repeat(250);
@@ -71,11 +73,7 @@ describe('the default log sink (standard output)', () => {
   });
 
   it('scrubs a key that changes between lines (rotation) in every spelling', async () => {
-    const writes: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      writes.push(String(chunk));
-      return true;
-    });
+    const writes = captureStdout();
     let key = KEY;
     const logger = createLogger({ level: 'info', secrets: () => [key] });
     logger.info({ url: `/control/${key}` }, 'old key');
