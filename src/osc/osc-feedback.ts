@@ -11,7 +11,6 @@
 // share); and a target with too many datagrams still waiting in the socket has
 // updates skipped until it drains (the next update carries the whole state).
 import { createSocket, type Socket } from 'node:dgram';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, isIPv6 } from 'node:net';
 import type { Scheduler } from '../app/clock.js';
 import type { RoomListener } from '../app/room-service.js';
@@ -95,8 +94,10 @@ export function nodeDatagrams(logger: Logger): DatagramOut {
   };
 }
 
+/** Loaded on first use: a box without feedback targets never resolves a name. */
 async function lookupAddress(host: string): Promise<string> {
-  return (await dnsLookup(host)).address;
+  const { lookup } = await import('node:dns/promises');
+  return (await lookup(host)).address;
 }
 
 export class OscFeedback {
