@@ -20,6 +20,13 @@ export const NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=20
 //                              threads allocate megabytes while they optimise;
 //                              memory freed in an arena is mostly kept. Two arenas
 //                              shared by all threads: peak memory under the bench's
-//                              load 83.3 -> 78.7 MB, the node:http floor unchanged
-//                              (BENCHMARKS.md).
-export const NODE_ENVIRONMENT = { MALLOC_ARENA_MAX: '2' };
+//                              load 83.3 -> 78.7 MB, the node:http floor unchanged.
+//   MALLOC_MMAP_THRESHOLD_=131072, MALLOC_TRIM_THRESHOLD_=131072
+//                              glibc's defaults, fixed: by default each large block
+//                              freed raises both (up to 32 MB), after which large
+//                              blocks come from the heap and stay there once freed.
+//                              Fixed, blocks of 128 KB and more are mapped and given
+//                              back when freed, and so is free memory at the heap's
+//                              top: peak 85.1 -> 83.3 MB, the floor's 70.5 -> 70.0
+//                              (medians of 3 load runs; BENCHMARKS.md).
+export const NODE_ENVIRONMENT = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
