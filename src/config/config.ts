@@ -28,15 +28,17 @@ export class ConfigError extends Error {
 /** Feedback targets beyond this are a mistake (a list pasted twice), not a rack. */
 export const OSC_FEEDBACK_MAX = 32;
 
-/**
- * The config file's schemas, made for each read and dropped after it (a box reads
- * its config once, at start; see gpioConfigSchema).
- */
-function configSchemas() {
-  const port = z.number({ error: 'expected a number' }).int('expected a whole number').min(0, 'expected 0 to 65535').max(65535, 'expected 0 to 65535');
-  const rateLimit = z.number({ error: 'expected a number' }).int('expected a whole number').min(1, 'expected at least 1');
-  const host = z.string({ error: 'expected a string' }).min(1, 'expected a host name or address');
+// The config file's schemas are made for each read and dropped after it (a box
+// reads its config once, at start; see gpioConfigSchema). The environment's
+// numbers each make only their own.
+const portSchema = () =>
+  z.number({ error: 'expected a number' }).int('expected a whole number').min(0, 'expected 0 to 65535').max(65535, 'expected 0 to 65535');
+const rateLimitSchema = () => z.number({ error: 'expected a number' }).int('expected a whole number').min(1, 'expected at least 1');
 
+function configFileSchema() {
+  const port = portSchema();
+  const rateLimit = rateLimitSchema();
+  const host = z.string({ error: 'expected a string' }).min(1, 'expected a host name or address');
 
   /**
    * The `osc` section (src/osc): OSC and plain-text commands over UDP, off unless a
@@ -75,10 +77,10 @@ function configSchemas() {
     osc: OscConfigSchema.optional(),
   });
 
-  return { port, rateLimit, ConfigFileSchema };
+  return ConfigFileSchema;
 }
 
-export type ConfigFile = z.infer<ReturnType<typeof configSchemas>['ConfigFileSchema']>;
+export type ConfigFile = z.infer<ReturnType<typeof configFileSchema>>;
 
 export interface OscFeedbackTarget {
   readonly host: string;
@@ -155,7 +157,7 @@ function readConfigFile(file: string): ConfigFile {
   } catch (error) {
     throw new ConfigError(`config file ${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  const result = configSchemas().ConfigFileSchema.safeParse(json);
+  const result = configFileSchema().safeParse(json);
   if (!result.success) {
     const problems = describeConfigIssues(result.error);
     // One line per problem: messages may hold a ';' of their own.
@@ -165,11 +167,11 @@ function readConfigFile(file: string): ConfigFile {
   return result.data;
 }
 
-function envNumber(env: NodeJS.ProcessEnv, name: string, schemaOf: (schemas: ReturnType<typeof configSchemas>) => z.ZodNumber): number | undefined {
+function envNumber(env: NodeJS.ProcessEnv, name: string, schema: () => z.ZodNumber): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`environment ${name}: expected a whole number, got ${JSON.stringify(raw)}`);
-  const result = schemaOf(configSchemas()).safeParse(Number(raw.trim()));
+  const result = schema().safeParse(Number(raw.trim()));
   if (!result.success) throw new ConfigError(`environment ${name}: ${describeConfigIssues(result.error).join('; ')}`);
   return result.data;
 }
@@ -207,15 +209,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     throw new ConfigError('environment SHOWCLOCK_AUDIENCE_KEY: must differ from SHOWCLOCK_API_KEY and SHOWCLOCK_VIEWER_KEY (the audience key only asks questions)');
   }
   return {
-    port: envNumber(env, 'PORT', (s) => s.port) ?? file.port ?? DEFAULTS.port,
+    port: envNumber(env, 'PORT', portSchema) ?? file.port ?? DEFAULTS.port,
     host: (env.HOST === undefined || env.HOST === '' ? undefined : env.HOST) ?? file.host ?? DEFAULTS.host,
     dataDir: path.resolve(cwd, (env.SHOWCLOCK_DATA_DIR === undefined || env.SHOWCLOCK_DATA_DIR === '' ? undefined : env.SHOWCLOCK_DATA_DIR) ?? file.dataDir ?? DEFAULTS.dataDir),
-    rateLimit: envNumber(env, 'SHOWCLOCK_RATE_LIMIT', (s) => s.rateLimit) ?? file.rateLimit ?? DEFAULTS.rateLimit,
+    rateLimit: envNumber(env, 'SHOWCLOCK_RATE_LIMIT', rateLimitSchema) ?? file.rateLimit ?? DEFAULTS.rateLimit,
     logLevel: (env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? undefined : env.LOG_LEVEL) ?? file.logLevel ?? DEFAULTS.logLevel,
     gpioMode: (gpioModeRaw === undefined || gpioModeRaw === '' ? DEFAULTS.gpioMode : gpioModeRaw) as GpioMode,
     gpio: file.gpio ?? {},
     osc: {
-      port: envNumber(env, 'SHOWCLOCK_OSC_PORT', (s) => s.port) ?? file.osc?.port,
+      port: envNumber(env, 'SHOWCLOCK_OSC_PORT', portSchema) ?? file.osc?.port,
       host: file.osc?.host ?? DEFAULTS.host,
       textPort: file.osc?.textPort,
       reply: file.osc?.reply ?? false,

@@ -88,7 +88,8 @@ function documentSchemas() {
     if (!ids.includes(room.activeTimerId)) ctx.addIssue({ code: 'custom', path: ['activeTimerId'], message: 'not in the running order' });
   }
 
-  const StoredRoomSchemaV1 = z.object(roomFieldsV1).superRefine(checkRoom);
+  // The older versions' schemas are made only for a file of that version.
+  const StoredRoomSchemaV1 = () => z.object(roomFieldsV1).superRefine(checkRoom);
 
   const roomFieldsV2 = {
       ...roomFieldsV1,
@@ -105,7 +106,7 @@ function documentSchemas() {
       passedSchedules: z.array(z.object({ timerId: z.string(), scheduledAt: wholeMs })),
   };
 
-  const StoredRoomSchemaV2 = z.object(roomFieldsV2).superRefine(checkRoom);
+  const StoredRoomSchemaV2 = () => z.object(roomFieldsV2).superRefine(checkRoom);
 
   const TagSchema = z.object({
     id: z.string().min(1).max(TAG_ID_MAX_CHARS),
@@ -141,7 +142,7 @@ function documentSchemas() {
 
   const roomFieldsV3 = { ...roomFieldsV2, tags: z.array(TagSchema).max(MAX_TAGS), display: DisplaySchema };
 
-  const StoredRoomSchemaV3 = z.object(roomFieldsV3).superRefine(checkRoom).superRefine(checkTags);
+  const StoredRoomSchemaV3 = () => z.object(roomFieldsV3).superRefine(checkRoom).superRefine(checkTags);
 
   const QuestionSchema = z.object({
     id: z.string().min(1).max(QUESTION_ID_MAX_CHARS),
@@ -177,33 +178,36 @@ function documentSchemas() {
   const RoomDocumentSchema = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), ...documentFields, room: StoredRoomSchema });
 
   /** Version 3, read and brought up to the current shape: no questions yet. */
-  const RoomDocumentSchemaV3 = z
-    .object({ schemaVersion: z.literal(3), ...documentFields, room: StoredRoomSchemaV3 })
-    .transform((v3): z.infer<typeof RoomDocumentSchema> => ({ ...v3, schemaVersion: SCHEMA_VERSION, room: { ...v3.room, questions: [] } }));
+  const RoomDocumentSchemaV3 = () =>
+    z
+      .object({ schemaVersion: z.literal(3), ...documentFields, room: StoredRoomSchemaV3() })
+      .transform((v3): z.infer<typeof RoomDocumentSchema> => ({ ...v3, schemaVersion: SCHEMA_VERSION, room: { ...v3.room, questions: [] } }));
 
   /** Version 2, read and brought up to the current shape: no tags yet, so no timer carries one. */
-  const RoomDocumentSchemaV2 = z
-    .object({ schemaVersion: z.literal(2), ...documentFields, room: StoredRoomSchemaV2 })
-    .transform((v2): z.infer<typeof RoomDocumentSchema> => ({
-      ...v2,
-      schemaVersion: SCHEMA_VERSION,
-      room: { ...v2.room, timers: v2.room.timers.map((t) => ({ ...t, tagId: null })), tags: [], display: { ...DISPLAY_DEFAULTS }, questions: [] },
-    }));
+  const RoomDocumentSchemaV2 = () =>
+    z
+      .object({ schemaVersion: z.literal(2), ...documentFields, room: StoredRoomSchemaV2() })
+      .transform((v2): z.infer<typeof RoomDocumentSchema> => ({
+        ...v2,
+        schemaVersion: SCHEMA_VERSION,
+        room: { ...v2.room, timers: v2.room.timers.map((t) => ({ ...t, tagId: null })), tags: [], display: { ...DISPLAY_DEFAULTS }, questions: [] },
+      }));
 
   /** Version 1, read and brought up to the current shape. */
-  const RoomDocumentSchemaV1 = z
-    .object({ schemaVersion: z.literal(1), ...documentFields, room: StoredRoomSchemaV1 })
-    .transform((v1): z.infer<typeof RoomDocumentSchema> => ({ ...v1, schemaVersion: SCHEMA_VERSION, room: {
-        ...v1.room,
-        timers: v1.room.timers.map((t) => ({ ...t, endsAt: null, dangerAt: 0, tagId: null })),
-        // The room had no zone of its own: the box's, as a new room gets.
-        settings: { ...v1.room.settings, timeZone: boxTimeZone(), clockFormat: '24h' as const, ...CHIME_DEFAULTS },
-        passedSchedules: [],
-        tags: [],
-        display: { ...DISPLAY_DEFAULTS },
-        questions: [],
-      },
-    }));
+  const RoomDocumentSchemaV1 = () =>
+    z
+      .object({ schemaVersion: z.literal(1), ...documentFields, room: StoredRoomSchemaV1() })
+      .transform((v1): z.infer<typeof RoomDocumentSchema> => ({ ...v1, schemaVersion: SCHEMA_VERSION, room: {
+          ...v1.room,
+          timers: v1.room.timers.map((t) => ({ ...t, endsAt: null, dangerAt: 0, tagId: null })),
+          // The room had no zone of its own: the box's, as a new room gets.
+          settings: { ...v1.room.settings, timeZone: boxTimeZone(), clockFormat: '24h' as const, ...CHIME_DEFAULTS },
+          passedSchedules: [],
+          tags: [],
+          display: { ...DISPLAY_DEFAULTS },
+          questions: [],
+        },
+      }));
 
   return { RoomDocumentSchema, RoomDocumentSchemaV1, RoomDocumentSchemaV2, RoomDocumentSchemaV3 };
 }
@@ -254,7 +258,7 @@ export function parseDocument(text: string): DocumentRead {
     return { kind: 'newer', schemaVersion: version };
   }
   const schemas = documentSchemas();
-  const older = version === 1 ? schemas.RoomDocumentSchemaV1 : version === 2 ? schemas.RoomDocumentSchemaV2 : version === 3 ? schemas.RoomDocumentSchemaV3 : null;
+  const older = version === 1 ? schemas.RoomDocumentSchemaV1() : version === 2 ? schemas.RoomDocumentSchemaV2() : version === 3 ? schemas.RoomDocumentSchemaV3() : null;
   const parsed = (older ?? schemas.RoomDocumentSchema).safeParse(json);
   if (!parsed.success) {
     return { kind: 'damaged', reason: `not a room file of schema version ${version === 1 || version === 2 || version === 3 ? version : SCHEMA_VERSION}: ${describeZodError(parsed.error)}` };
