@@ -19,11 +19,8 @@ import { getJson, timeInSeries } from './lib/series-client.mjs';
 import { ROOT, freePort, killAll, spawnService, startService, waitHealthy } from './lib/service.mjs';
 import { openStreams } from './lib/sse-clients.mjs';
 import { percentile } from './lib/stats.mjs';
+import { option } from './lib/options.mjs';
 
-function option(name, fallback) {
-  const arg = process.argv.slice(2).find((a) => a.startsWith(`--${name}=`));
-  return arg === undefined ? fallback : arg.slice(name.length + 3);
-}
 
 const FLOOR = path.join(ROOT, 'bench/lib/floor-server.mjs');
 const subject = (spec) => (spec === 'floor' ? [FLOOR] : [path.resolve(spec), 'serve']);

@@ -12,15 +12,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cannon } from './lib/load.mjs';
+import { argsAfterDashes, option, ownArgs } from './lib/options.mjs';
 import { timeInSeries } from './lib/series-client.mjs';
 import { ROOT, freePort, startService } from './lib/service.mjs';
 
-const args = process.argv.slice(2);
-const dashes = args.indexOf('--');
-const extraFlags = dashes === -1 ? [] : args.slice(dashes + 1);
-const own = dashes === -1 ? args : args.slice(0, dashes);
-const option = (name, fallback) => own.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
-const subject = own.find((a) => !a.startsWith('--')) ?? 'dist/showclock.mjs';
+const extraFlags = argsAfterDashes();
+const subject = ownArgs().find((a) => !a.startsWith('--')) ?? 'dist/showclock.mjs';
 const load = option('load', 'state');
 const floor = subject === 'floor';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gc-promotion-'));

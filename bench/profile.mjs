@@ -21,12 +21,8 @@ import { cannon } from './lib/load.mjs';
 import { getJson, timeInSeries } from './lib/series-client.mjs';
 import { NODE_FLAGS, ROOT, freePort, startService } from './lib/service.mjs';
 import { openStreams } from './lib/sse-clients.mjs';
+import { option } from './lib/options.mjs';
 
-function option(name, fallback) {
-  const arg = process.argv.slice(2).find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (arg === undefined) return fallback;
-  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : '';
-}
 
 const load = option('load', 'state');
 /** Allocation instead of CPU: bytes per request by function, garbage included. */

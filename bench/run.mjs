@@ -29,6 +29,7 @@ import { BUNDLE, BUNDLE_FILES, NODE_FLAGS, ROOT, freePort, killAll, spawnService
 import { NODE_ENVIRONMENT } from '../scripts/node-flags.mjs';
 import { openStreams } from './lib/sse-clients.mjs';
 import { percentile } from './lib/stats.mjs';
+import { option } from './lib/options.mjs';
 
 const FULL = {
   startRuns: 7,
@@ -110,11 +111,6 @@ function derivePairs() {
   if (honoAnon !== undefined) for (const anon of samples.anonIdleMb) samples.anonIdleOverMb.push(anon - honoAnon);
 }
 
-function option(name) {
-  const arg = process.argv.slice(2).find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (arg === undefined) return undefined;
-  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : '';
-}
 
 const quick = option('quick') !== undefined;
 const runsOption = option('runs');

@@ -27,13 +27,15 @@ export function useNodeFlags(flags) {
   NODE_FLAGS = [...flags];
 }
 
+/** What a box runs: the unit that starts the service. */
+const unitText = () => readFileSync(path.join(ROOT, 'systemd/showclock.service'), 'utf8');
+
 /**
  * The Node flags in the ExecStart line of systemd/showclock.service, so the bench
  * can refuse to measure something other than what a box runs.
  */
 export function unitNodeFlags() {
-  const unit = readFileSync(path.join(ROOT, 'systemd/showclock.service'), 'utf8');
-  const line = /^ExecStart=\S*node\s+(.*)$/m.exec(unit);
+  const line = /^ExecStart=\S*node\s+(.*)$/m.exec(unitText());
   if (line === null) return null;
   return (line[1] ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
 }
@@ -43,9 +45,8 @@ export function unitNodeFlags() {
  * settings beside the flags), so the bench can refuse to measure something else.
  */
 export function unitNodeEnvironment() {
-  const unit = readFileSync(path.join(ROOT, 'systemd/showclock.service'), 'utf8');
   const found = {};
-  for (const match of unit.matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)) {
+  for (const match of unitText().matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)) {
     if (Object.hasOwn(NODE_ENVIRONMENT, match[1])) found[match[1]] = match[2];
   }
   return found;
