@@ -19,20 +19,6 @@ import { NODE_FLAGS } from './node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
-// zod's namespace re-exports ~50 translated error-message locales (about 270 KB
-// minified) that tree shaking cannot drop. Every message we show is our own, so
-// keep English only: the bundle shrinks by almost half, which matters on a Pi.
-export const zodEnglishOnly = {
-  name: 'zod-english-only',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
-      contents: 'export { default as en } from "./en.js";',
-      resolveDir: path.dirname(args.path),
-      loader: 'js',
-    }));
-  },
-};
-
 /**
  * The esbuild options of the service bundle (dist/showclock.cjs), for the build and for
  * tools that bundle a copy of the same sources (bench/profile.mjs), so the two never differ.
@@ -48,7 +34,6 @@ export function serviceBundleOptions({ sourceRoot = root, outfile, minify = true
     target: 'node20',
     minify,
     external: ['onoff'],
-    plugins: [zodEnglishOnly],
     legalComments: 'none',
     // import.meta does not exist in CommonJS: the bundle's own file URL stands in for it.
     define: { 'import.meta.url': '__showclockBundleUrl' },

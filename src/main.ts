@@ -1,7 +1,5 @@
 // Composition: read config, build the logger, restore the room, start the
 // service and the adapters, listen; on SIGTERM/SIGINT stop in reverse order.
-// First: before any zod schema is made (see the module).
-import './config/zod-jitless.js';
 import { serve, type ServerType } from '@hono/node-server';
 import { runConfigCommand } from './cli/config-command.js';
 import { runKeyCommand } from './cli/key-command.js';

@@ -4,7 +4,7 @@
 // directory or keys file that cannot be used exits with 73 (EXIT_DATA_DIR).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from '../schema/zod.js';
 import { gpioConfigSchema, type GpioConfig } from './gpio-config.js';
 import { stripJsonComments } from './json-comments.js';
 
@@ -32,13 +32,13 @@ export const OSC_FEEDBACK_MAX = 32;
 // reads its config once, at start; see gpioConfigSchema). The environment's
 // numbers each make only their own.
 const portSchema = () =>
-  z.number({ error: 'expected a number' }).int('expected a whole number').min(0, 'expected 0 to 65535').max(65535, 'expected 0 to 65535');
-const rateLimitSchema = () => z.number({ error: 'expected a number' }).int('expected a whole number').min(1, 'expected at least 1');
+  z.number({ error: 'expected a number' }).check(z.int('expected a whole number'), z.gte(0, 'expected 0 to 65535'), z.lte(65535, 'expected 0 to 65535'));
+const rateLimitSchema = () => z.number({ error: 'expected a number' }).check(z.int('expected a whole number'), z.gte(1, 'expected at least 1'));
 
 function configFileSchema() {
   const port = portSchema();
   const rateLimit = rateLimitSchema();
-  const host = z.string({ error: 'expected a string' }).min(1, 'expected a host name or address');
+  const host = z.string({ error: 'expected a string' }).check(z.minLength(1, 'expected a host name or address'));
 
   /**
    * The `osc` section (src/osc): OSC and plain-text commands over UDP, off unless a
@@ -46,35 +46,38 @@ function configFileSchema() {
    */
   const OscConfigSchema = z
     .strictObject({
-      port: port.optional(),
-      host: host.optional(),
-      textPort: port.optional(),
-      reply: z.boolean({ error: 'expected true or false' }).optional(),
-      feedback: z
-        .array(
-          z.strictObject({
-            host,
-            port: port.min(1, 'expected a port 1 to 65535 to send to'),
-          }),
-          { error: 'expected a list of { "host": ..., "port": ... }' },
-        )
-        .max(OSC_FEEDBACK_MAX, `expected at most ${OSC_FEEDBACK_MAX} targets`)
-        .optional(),
+      port: z.optional(port),
+      host: z.optional(host),
+      textPort: z.optional(port),
+      reply: z.optional(z.boolean({ error: 'expected true or false' })),
+      feedback: z.optional(
+        z
+          .array(
+            z.strictObject({
+              host,
+              port: port.check(z.gte(1, 'expected a port 1 to 65535 to send to')),
+            }),
+            { error: 'expected a list of { "host": ..., "port": ... }' },
+          )
+          .check(z.maxLength(OSC_FEEDBACK_MAX, `expected at most ${OSC_FEEDBACK_MAX} targets`)),
+      ),
     })
-    .refine((osc) => osc.port === undefined || osc.port === 0 || osc.port !== osc.textPort, {
-      error: 'must differ from osc.port: OSC and plain text each need a port of their own',
-      path: ['textPort'],
-    });
+    .check(
+      z.refine((osc) => osc.port === undefined || osc.port === 0 || osc.port !== osc.textPort, {
+        error: 'must differ from osc.port: OSC and plain text each need a port of their own',
+        path: ['textPort'],
+      }),
+    );
 
   /** The config file. Unknown keys are errors: a misspelt key must not be silently ignored. */
   const ConfigFileSchema = z.strictObject({
-    port: port.optional(),
-    host: z.string({ error: 'expected a string' }).min(1, 'expected a host name or address').optional(),
-    dataDir: z.string({ error: 'expected a string' }).min(1, 'expected a directory path').optional(),
-    rateLimit: rateLimit.optional(),
-    logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).optional(),
-    gpio: gpioConfigSchema().optional(),
-    osc: OscConfigSchema.optional(),
+    port: z.optional(port),
+    host: z.optional(z.string({ error: 'expected a string' }).check(z.minLength(1, 'expected a host name or address'))),
+    dataDir: z.optional(z.string({ error: 'expected a string' }).check(z.minLength(1, 'expected a directory path'))),
+    rateLimit: z.optional(rateLimit),
+    logLevel: z.optional(z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })),
+    gpio: z.optional(gpioConfigSchema()),
+    osc: z.optional(OscConfigSchema),
   });
 
   return ConfigFileSchema;
@@ -127,7 +130,7 @@ function joinPath(path: readonly PropertyKey[]): string {
  * `gpio.lamp.pin: expected a number`, `prot: unknown key`. Zod's own wording
  * ("Invalid input: ...") is replaced with what the file should hold.
  */
-export function describeConfigIssues(error: z.ZodError): string[] {
+export function describeConfigIssues(error: z.core.$ZodError): string[] {
   const problems: string[] = [];
   for (const issue of error.issues) {
     const at = joinPath(issue.path);
@@ -167,7 +170,7 @@ function readConfigFile(file: string): ConfigFile {
   return result.data;
 }
 
-function envNumber(env: NodeJS.ProcessEnv, name: string, schema: () => z.ZodNumber): number | undefined {
+function envNumber(env: NodeJS.ProcessEnv, name: string, schema: () => z.ZodMiniNumber): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`environment ${name}: expected a whole number, got ${JSON.stringify(raw)}`);

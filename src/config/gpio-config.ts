@@ -4,7 +4,7 @@
 // Every rule that can be checked before touching hardware is checked here, so a
 // mistake stops the service at start with the field's path instead of a
 // surprise during a show.
-import { z } from 'zod';
+import * as z from '../schema/zod.js';
 import { ADJUST_MAX_MS } from '../domain/limits.js';
 
 /** BCM 0 to 27 are the GPIOs on the 40-pin header of every Pi with one. */
@@ -49,20 +49,20 @@ const got = (input: unknown): string => `got ${JSON.stringify(input)}`;
  * and start time an idle box need not keep (BENCHMARKS.md).
  */
 export function gpioConfigSchema() {
-  const pin = z
-    .number({ error: (iss) => `expected a BCM pin number (0 to ${BCM_PIN_MAX}); ${got(iss.input)}` })
-    .int({ error: 'expected a whole BCM pin number' })
-    .min(0, { error: `expected a BCM pin number 0 to ${BCM_PIN_MAX}` })
-    .max(BCM_PIN_MAX, {
+  const pin = z.number({ error: (iss) => `expected a BCM pin number (0 to ${BCM_PIN_MAX}); ${got(iss.input)}` }).check(
+    z.int({ error: 'expected a whole BCM pin number' }),
+    z.gte(0, { error: `expected a BCM pin number 0 to ${BCM_PIN_MAX}` }),
+    z.lte(BCM_PIN_MAX, {
       error: `expected a BCM pin number 0 to ${BCM_PIN_MAX} (the GPIO number on a pinout diagram, not the physical pin 1 to 40)`,
-    });
+    }),
+  );
 
-  const adjustMs = z
-    .number({ error: (iss) => `expected milliseconds to add (negative takes time off); ${got(iss.input)}` })
-    .int({ error: 'expected a whole number of milliseconds' })
-    .min(-ADJUST_MAX_MS, { error: `at most ${ADJUST_MAX_MS} (1 hour) in either direction` })
-    .max(ADJUST_MAX_MS, { error: `at most ${ADJUST_MAX_MS} (1 hour) in either direction` })
-    .refine((ms) => ms !== 0, { error: 'adjusting by 0 does nothing; give a number of milliseconds such as 60000 or -30000' });
+  const adjustMs = z.number({ error: (iss) => `expected milliseconds to add (negative takes time off); ${got(iss.input)}` }).check(
+    z.int({ error: 'expected a whole number of milliseconds' }),
+    z.gte(-ADJUST_MAX_MS, { error: `at most ${ADJUST_MAX_MS} (1 hour) in either direction` }),
+    z.lte(ADJUST_MAX_MS, { error: `at most ${ADJUST_MAX_MS} (1 hour) in either direction` }),
+    z.refine((ms) => ms !== 0, { error: 'adjusting by 0 does nothing; give a number of milliseconds such as 60000 or -30000' }),
+  );
 
   const bool = z.boolean({ error: (iss) => `expected true or false; ${got(iss.input)}` });
   const signal = z.enum(LAMP_SIGNALS, { error: (iss) => `expected one of ${LAMP_SIGNALS.join(', ')}; ${got(iss.input)}` });
@@ -71,15 +71,15 @@ export function gpioConfigSchema() {
   const lampFields = {
     pin,
     /** Relay boards that switch on a low input. */
-    activeLow: bool.optional(),
+    activeLow: z.optional(bool),
     /** Also blinks (switches over) in the lit halves of a screen flash, e.g. the ON AIR lamp; default false. */
-    flash: bool.optional(),
+    flash: z.optional(bool),
     /** Where the lamp goes on an orderly shutdown; default off. */
-    safeState: z.enum(['off', 'on'], { error: (iss) => `expected "off" or "on"; ${got(iss.input)}` }).optional(),
+    safeState: z.optional(z.enum(['off', 'on'], { error: (iss) => `expected "off" or "on"; ${got(iss.input)}` })),
   };
 
   /** `lamp`: the ON AIR lamp; it follows onAir unless told otherwise. */
-  const onAirLamp = z.strictObject({ ...lampFields, follows: signal.optional() });
+  const onAirLamp = z.strictObject({ ...lampFields, follows: z.optional(signal) });
   /** Each entry of `lamps` names what it follows. */
   const boundLamp = z.strictObject({ ...lampFields, follows: signal });
 
@@ -104,82 +104,88 @@ export function gpioConfigSchema() {
     .strictObject({
       pin,
       /** On a short press. */
-      action: action.optional(),
+      action: z.optional(action),
       /** The amount of a short-press `adjust`. */
-      ms: adjustMs.optional(),
+      ms: z.optional(adjustMs),
       /** On a long press: after holdMs, while the button is still down. */
-      hold: action.optional(),
-      holdMs: z
-        .number({ error: (iss) => `expected milliseconds; ${got(iss.input)}` })
-        .int({ error: 'expected a whole number of milliseconds' })
-        .optional(),
+      hold: z.optional(action),
+      holdMs: z.optional(
+        z.number({ error: (iss) => `expected milliseconds; ${got(iss.input)}` }).check(z.int({ error: 'expected a whole number of milliseconds' })),
+      ),
       /** The amount of a long-press `adjust`. */
-      holdAdjustMs: adjustMs.optional(),
-      debounceMs: z
-        .number({ error: (iss) => `expected milliseconds; ${got(iss.input)}` })
-        .int({ error: 'expected a whole number of milliseconds' })
-        .min(0, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` })
-        .max(DEBOUNCE_MS_MAX, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` })
-        .optional(),
+      holdAdjustMs: z.optional(adjustMs),
+      debounceMs: z.optional(
+        z.number({ error: (iss) => `expected milliseconds; ${got(iss.input)}` }).check(
+          z.int({ error: 'expected a whole number of milliseconds' }),
+          z.gte(0, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` }),
+          z.lte(DEBOUNCE_MS_MAX, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` }),
+        ),
+      ),
       /** `reset` on a short press is refused unless this is true. */
-      allowShortReset: bool.optional(),
+      allowShortReset: z.optional(bool),
     })
-    .superRefine((b, ctx) => {
-      const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-      if (b.action === undefined && b.hold === undefined) {
-        issue('action', 'give an action for a short press, a hold action for a long press, or both');
-      }
-      if (b.action === 'adjust' && b.ms === undefined) issue('ms', 'is required with action "adjust": milliseconds to add, for example 60000 or -30000');
-      if (b.action !== 'adjust' && b.ms !== undefined) issue('ms', 'is only used with action "adjust"');
-      if (b.hold === 'adjust' && b.holdAdjustMs === undefined) {
-        issue('holdAdjustMs', 'is required with hold "adjust": milliseconds a long press adds, for example 300000');
-      }
-      if (b.hold !== 'adjust' && b.holdAdjustMs !== undefined) issue('holdAdjustMs', 'is only used with hold "adjust"');
-      if (b.holdMs !== undefined) {
-        if (b.hold === undefined) issue('holdMs', 'is how long a long press lasts; it needs a hold action');
-        else if (b.holdMs < HOLD_MS_MIN || b.holdMs > HOLD_MS_MAX) {
-          const hint = b.hold === 'adjust' ? `; the amount a long press adjusts by goes in holdAdjustMs` : '';
-          issue('holdMs', `${b.holdMs} is out of range: how long the button is held before the long press acts, ${HOLD_MS_MIN} to ${HOLD_MS_MAX} ms (default ${HOLD_MS_DEFAULT})${hint}`);
+    .check(
+      z.superRefine((b, ctx) => {
+        const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+        if (b.action === undefined && b.hold === undefined) {
+          issue('action', 'give an action for a short press, a hold action for a long press, or both');
         }
-      }
-      if (b.action === 'reset' && b.allowShortReset !== true) {
-        issue(
-          'action',
-          'reset is a long press only, so a brush of the hand cannot reset a running speaker: use "hold": "reset", or set "allowShortReset": true',
-        );
-      }
-    });
+        if (b.action === 'adjust' && b.ms === undefined) issue('ms', 'is required with action "adjust": milliseconds to add, for example 60000 or -30000');
+        if (b.action !== 'adjust' && b.ms !== undefined) issue('ms', 'is only used with action "adjust"');
+        if (b.hold === 'adjust' && b.holdAdjustMs === undefined) {
+          issue('holdAdjustMs', 'is required with hold "adjust": milliseconds a long press adds, for example 300000');
+        }
+        if (b.hold !== 'adjust' && b.holdAdjustMs !== undefined) issue('holdAdjustMs', 'is only used with hold "adjust"');
+        if (b.holdMs !== undefined) {
+          if (b.hold === undefined) issue('holdMs', 'is how long a long press lasts; it needs a hold action');
+          else if (b.holdMs < HOLD_MS_MIN || b.holdMs > HOLD_MS_MAX) {
+            const hint = b.hold === 'adjust' ? `; the amount a long press adjusts by goes in holdAdjustMs` : '';
+            issue('holdMs', `${b.holdMs} is out of range: how long the button is held before the long press acts, ${HOLD_MS_MIN} to ${HOLD_MS_MAX} ms (default ${HOLD_MS_DEFAULT})${hint}`);
+          }
+        }
+        if (b.action === 'reset' && b.allowShortReset !== true) {
+          issue(
+            'action',
+            'reset is a long press only, so a brush of the hand cannot reset a running speaker: use "hold": "reset", or set "allowShortReset": true',
+          );
+        }
+      }),
+    );
 
-  const button = z.preprocess(readLongHoldMsAsAmount, buttonFields);
+  // zod/mini has no preprocess: the transform in front of the schema is what it is.
+  const button = z.pipe(z.transform(readLongHoldMsAsAmount), buttonFields);
 
   const GpioConfigSchema = z
     .strictObject({
-      lamp: onAirLamp.optional(),
-      lamps: z.array(boundLamp, { error: 'expected a list of lamps' }).optional(),
-      buttons: z.array(button, { error: 'expected a list of buttons' }).optional(),
+      lamp: z.optional(onAirLamp),
+      lamps: z.optional(z.array(boundLamp, { error: 'expected a list of lamps' })),
+      buttons: z.optional(z.array(button, { error: 'expected a list of buttons' })),
       /** Overrides the sysfs number of BCM 0 found from /sys/class/gpio (512 on a Pi 0-4, 571 on a Pi 5 since kernel 6.6). */
-      sysfsOffset: z
-        .number({ error: (iss) => `expected a number; ${got(iss.input)}` })
-        .int({ error: 'expected a whole number' })
-        .min(0, { error: `expected 0 to ${SYSFS_OFFSET_MAX}` })
-        .max(SYSFS_OFFSET_MAX, { error: `expected 0 to ${SYSFS_OFFSET_MAX}` })
-        .optional(),
+      sysfsOffset: z.optional(
+        z.number({ error: (iss) => `expected a number; ${got(iss.input)}` }).check(
+          z.int({ error: 'expected a whole number' }),
+          z.gte(0, { error: `expected 0 to ${SYSFS_OFFSET_MAX}` }),
+          z.lte(SYSFS_OFFSET_MAX, { error: `expected 0 to ${SYSFS_OFFSET_MAX}` }),
+        ),
+      ),
     })
-    .superRefine((gpio, ctx) => {
-      // One pin, one job: two outputs fighting over a pin, or a lamp driving a button's input, is a wiring mistake.
-      const owner = new Map<number, string>();
-      const claim = (bcm: number, path: (string | number)[]) => {
-        const first = owner.get(bcm);
-        if (first !== undefined) {
-          ctx.addIssue({ code: 'custom', path, message: `BCM ${bcm} is already used by gpio.${first}` });
-        } else {
-          owner.set(bcm, path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('').slice(1));
-        }
-      };
-      if (gpio.lamp !== undefined) claim(gpio.lamp.pin, ['lamp', 'pin']);
-      gpio.lamps?.forEach((lamp, i) => claim(lamp.pin, ['lamps', i, 'pin']));
-      gpio.buttons?.forEach((b, i) => claim(b.pin, ['buttons', i, 'pin']));
-    });
+    .check(
+      z.superRefine((gpio, ctx) => {
+        // One pin, one job: two outputs fighting over a pin, or a lamp driving a button's input, is a wiring mistake.
+        const owner = new Map<number, string>();
+        const claim = (bcm: number, path: (string | number)[]) => {
+          const first = owner.get(bcm);
+          if (first !== undefined) {
+            ctx.addIssue({ code: 'custom', path, message: `BCM ${bcm} is already used by gpio.${first}` });
+          } else {
+            owner.set(bcm, path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('').slice(1));
+          }
+        };
+        if (gpio.lamp !== undefined) claim(gpio.lamp.pin, ['lamp', 'pin']);
+        gpio.lamps?.forEach((lamp, i) => claim(lamp.pin, ['lamps', i, 'pin']));
+        gpio.buttons?.forEach((b, i) => claim(b.pin, ['buttons', i, 'pin']));
+      }),
+    );
 
   return GpioConfigSchema;
 }

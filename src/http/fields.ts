@@ -2,7 +2,7 @@
 // form (strings, for plain GETs from button panels, also used for form-encoded
 // bodies) and the JSON form (for POST bodies). The same schemas validate requests
 // and produce the OpenAPI document, so the document states what the service does.
-import { z } from 'zod';
+import * as z from '../schema/zod.js';
 import {
   ADJUST_MAX_MS,
   DURATION_MAX_MS,
@@ -30,14 +30,14 @@ import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, ZERO_BEHAV
 export type JsonExample = string | number | boolean;
 
 export interface FieldDef<T> {
-  readonly query: z.ZodType<T, string>;
-  readonly json: z.ZodType<T>;
+  readonly query: z.ZodMiniType<T, string>;
+  readonly json: z.ZodMiniType<T>;
   /**
    * What the OpenAPI document shows for a query (or form) value. Mostly the query
    * schema itself; whole numbers are shown as integers with their range, since a
    * query carries an integer as its decimal spelling and a client should know the bounds.
    */
-  readonly queryDoc: z.ZodType;
+  readonly queryDoc: z.ZodMiniType;
   readonly description: string;
   /** A good value as a query spells it. */
   readonly example: string;
@@ -69,16 +69,15 @@ function integerFieldNow(opts: {
   // A literal `+` in a query string arrives as a space (form encoding), so the
   // `?ms=+60000` a person types reads " 60000": a leading space stands for the plus.
   const pattern = opts.signed ? /^[+\- ]?\d{1,15}$/ : /^\d{1,15}$/;
-  const range = z
-    .number({ error: problem(`must be a whole number: ${opts.hint}`) })
-    .int({ error: (iss) => `must be a whole number, not a fraction: ${opts.hint}; ${describeInput(iss.input)}` })
-    .min(opts.min, { error: (iss) => `${String(iss.input)} is too small: ${opts.hint}` })
-    .max(opts.max, { error: (iss) => `${String(iss.input)} is too large: ${opts.hint}` });
-  const query = z
+  const range = z.number({ error: problem(`must be a whole number: ${opts.hint}`) }).check(
+    z.int({ error: (iss) => `must be a whole number, not a fraction: ${opts.hint}; ${describeInput(iss.input)}` }),
+    z.gte(opts.min, { error: (iss) => `${String(iss.input)} is too small: ${opts.hint}` }),
+    z.lte(opts.max, { error: (iss) => `${String(iss.input)} is too large: ${opts.hint}` }),
+  );
+  const digits = z
     .string({ error: problem(`must be a whole number: ${opts.hint}`) })
-    .regex(pattern, { error: (iss) => `must be a whole number written in decimal: ${opts.hint}; ${describeInput(iss.input)}` })
-    .transform((text) => Number(text))
-    .pipe(range);
+    .check(z.regex(pattern, { error: (iss) => `must be a whole number written in decimal: ${opts.hint}; ${describeInput(iss.input)}` }));
+  const query = z.pipe(z.pipe(digits, z.transform((text: string) => Number(text))), range);
   return {
     query,
     json: range,
@@ -99,19 +98,24 @@ function instantFieldNow(opts: { description: string; example: number; badExampl
   const hint =
     `milliseconds since the epoch (1970-01-01T00:00:00Z) from ${SCHEDULED_AT_MIN_MS} to ${SCHEDULED_AT_MAX_MS}, e.g. ${opts.example}; ` +
     'empty in a query, or null in JSON, for none';
-  const range = z
-    .number({ error: problem(`must be a whole number or null: ${hint}`) })
-    .int({ error: (iss) => `must be a whole number, not a fraction: ${hint}; ${describeInput(iss.input)}` })
-    .min(SCHEDULED_AT_MIN_MS, { error: (iss) => `${String(iss.input)} is too small: ${hint}` })
-    .max(SCHEDULED_AT_MAX_MS, { error: (iss) => `${String(iss.input)} is too large: ${hint}` });
-  const query = z
+  const range = z.number({ error: problem(`must be a whole number or null: ${hint}`) }).check(
+    z.int({ error: (iss) => `must be a whole number, not a fraction: ${hint}; ${describeInput(iss.input)}` }),
+    z.gte(SCHEDULED_AT_MIN_MS, { error: (iss) => `${String(iss.input)} is too small: ${hint}` }),
+    z.lte(SCHEDULED_AT_MAX_MS, { error: (iss) => `${String(iss.input)} is too large: ${hint}` }),
+  );
+  const digits = z
     .string({ error: problem(`must be a whole number or empty: ${hint}`) })
-    .regex(/^(\d{1,15})?$/, { error: (iss) => `must be a whole number written in decimal, or empty: ${hint}; ${describeInput(iss.input)}` })
-    .transform((text) => (text === '' ? null : Number(text)))
-    .pipe(range.nullable());
+    .check(z.regex(/^(\d{1,15})?$/, { error: (iss) => `must be a whole number written in decimal, or empty: ${hint}; ${describeInput(iss.input)}` }));
+  const query = z.pipe(
+    z.pipe(
+      digits,
+      z.transform((text: string) => (text === '' ? null : Number(text))),
+    ),
+    z.nullable(range),
+  );
   return {
     query,
-    json: range.nullable(),
+    json: z.nullable(range),
     queryDoc: z.union([range, z.literal('')]),
     description: opts.description,
     example: String(opts.example),
@@ -131,8 +135,10 @@ const ZONE_NAME = /^[A-Za-z0-9_+\-/]{1,64}$/;
 function timeZoneFieldNow(): FieldDef<string> {
   const schema = z
     .string({ error: problem('must be an IANA time zone name such as Europe/Berlin') })
-    .regex(ZONE_NAME, { error: (iss) => `must be an IANA time zone name such as Europe/Berlin (letters, digits, _ + - /, at most 64); ${describeInput(iss.input)}` })
-    .meta({ pattern: ZONE_NAME.source, maxLength: 64 });
+    .check(
+      z.regex(ZONE_NAME, { error: (iss) => `must be an IANA time zone name such as Europe/Berlin (letters, digits, _ + - /, at most 64); ${describeInput(iss.input)}` }),
+      z.meta({ pattern: ZONE_NAME.source, maxLength: 64 }),
+    );
   return {
     query: schema,
     json: schema,
@@ -184,20 +190,20 @@ function textFieldNow(opts: {
 }): FieldDef<string> {
   const pattern = textPattern({ max: opts.max, trimmed: opts.trim });
   const prefix = `${opts.name}: `;
-  const schema = z
-    .string({ error: problem('must be text') })
-    .superRefine((text, ctx) => {
-      const checked = opts.trim ? text.trim() : text;
-      // The console and button panels show this one as it always was.
-      if (opts.trim && checked.length === 0) return ctx.addIssue({ code: 'custom', message: 'is empty; give some text', input: text });
-      const found = textProblem(opts.name, checked, { maxChars: opts.max, mustShow: opts.trim });
-      // The field name comes from the issue's path, as for every other field.
-      if (found !== null) return ctx.addIssue({ code: 'custom', message: found.startsWith(prefix) ? found.slice(prefix.length) : found, input: text });
-      // Never reached while the pattern and the rules agree (the tests hold them together);
-      // should they drift, the service still accepts nothing the document refuses.
-      if (!pattern.test(text)) ctx.addIssue({ code: 'custom', message: `does not fit the pattern given in the OpenAPI document`, input: text });
-    })
-    .meta({ pattern: pattern.source, ...(opts.trim ? { minLength: 1 } : { maxLength: opts.max }) });
+  const schema = z.string({ error: problem('must be text') }).check(
+    z.superRefine((text: string, ctx) => {
+        const checked = opts.trim ? text.trim() : text;
+        // The console and button panels show this one as it always was.
+        if (opts.trim && checked.length === 0) return ctx.addIssue({ code: 'custom', message: 'is empty; give some text', input: text });
+        const found = textProblem(opts.name, checked, { maxChars: opts.max, mustShow: opts.trim });
+        // The field name comes from the issue's path, as for every other field.
+        if (found !== null) return ctx.addIssue({ code: 'custom', message: found.startsWith(prefix) ? found.slice(prefix.length) : found, input: text });
+        // Never reached while the pattern and the rules agree (the tests hold them together);
+        // should they drift, the service still accepts nothing the document refuses.
+        if (!pattern.test(text)) ctx.addIssue({ code: 'custom', message: `does not fit the pattern given in the OpenAPI document`, input: text });
+    }),
+    z.meta({ pattern: pattern.source, ...(opts.trim ? { minLength: 1 } : { maxLength: opts.max }) }),
+  );
   return {
     query: schema,
     json: schema,
@@ -220,12 +226,17 @@ function tagIdFieldNow(): FieldDef<string | null> {
   const hint = `the id of one of the room's tags (state.tags lists them): letters, digits, - and _, at most ${TAG_ID_MAX_CHARS}; empty for none`;
   const id = z
     .string({ error: problem(`must be ${hint}`) })
-    .regex(TAG_ID, { error: (iss) => `must be ${hint}; ${describeInput(iss.input)}` })
-    .meta({ pattern: TAG_ID.source, maxLength: TAG_ID_MAX_CHARS });
-  const query = id.transform((text) => (text === '' ? null : text));
+    .check(z.regex(TAG_ID, { error: (iss) => `must be ${hint}; ${describeInput(iss.input)}` }), z.meta({ pattern: TAG_ID.source, maxLength: TAG_ID_MAX_CHARS }));
+  const query = z.pipe(
+    id,
+    z.transform((text: string) => (text === '' ? null : text)),
+  );
   return {
     query,
-    json: z.union([id, z.null()], { error: problem(`must be a string or null: ${hint}`) }).transform((value) => (value === '' ? null : value)),
+    json: z.pipe(
+      z.union([id, z.null()], { error: problem(`must be a string or null: ${hint}`) }),
+      z.transform((value: string | null) => (value === '' ? null : value)),
+    ),
     queryDoc: id,
     description:
       'Addition to v1: the id of one of the room\'s tags (`tags` in the state); on a timer, empty (or null in JSON) clears its tag. ' +
@@ -244,8 +255,10 @@ function questionIdFieldNow(): FieldDef<string> {
   const hint = `the id of one of the room's questions (GET /questions lists them): letters, digits, - and _, 1 to ${QUESTION_ID_MAX_CHARS}`;
   const schema = z
     .string({ error: problem(`must be ${hint}`) })
-    .regex(QUESTION_ID, { error: (iss) => `must be ${hint}; ${describeInput(iss.input)}` })
-    .meta({ pattern: QUESTION_ID.source, maxLength: QUESTION_ID_MAX_CHARS });
+    .check(
+      z.regex(QUESTION_ID, { error: (iss) => `must be ${hint}; ${describeInput(iss.input)}` }),
+      z.meta({ pattern: QUESTION_ID.source, maxLength: QUESTION_ID_MAX_CHARS }),
+    );
   return {
     query: schema,
     json: schema,
@@ -263,8 +276,10 @@ const COLOUR = /^#?[0-9a-fA-F]{6}$/;
 function colourFieldNow(description: string, example: string): FieldDef<string> {
   const schema = z
     .string({ error: problem('must be a colour written #rrggbb, e.g. #ff9f0a') })
-    .regex(COLOUR, { error: (iss) => `must be a colour written #rrggbb (six hex digits), e.g. #ff9f0a; ${describeInput(iss.input)}` })
-    .meta({ pattern: COLOUR.source });
+    .check(
+      z.regex(COLOUR, { error: (iss) => `must be a colour written #rrggbb (six hex digits), e.g. #ff9f0a; ${describeInput(iss.input)}` }),
+      z.meta({ pattern: COLOUR.source }),
+    );
   return {
     query: schema,
     json: schema,
@@ -285,9 +300,10 @@ function enumFieldNow<const T extends readonly [string, ...string[]]>(values: T,
 
 /** `0`/`1` in a query, a boolean in JSON (decisions.md, "Inputs and bounds"). */
 function flagFieldNow(description: string): FieldDef<boolean> {
-  const query = z
-    .enum(['0', '1'], { error: problem('must be 0 or 1') })
-    .transform((flag) => flag === '1');
+  const query = z.pipe(
+    z.enum(['0', '1'], { error: problem('must be 0 or 1') }),
+    z.transform((flag: '0' | '1') => flag === '1'),
+  );
   const json = z.boolean({ error: problem('must be true or false') });
   return { query, json, queryDoc: query, description, example: '1', jsonExample: true, badExample: 'yes' };
 }
@@ -343,12 +359,16 @@ const flagField = lazily(flagFieldNow);
 
 /** `on`: `0` is off, any other value (even empty) is on (remote-control-api.md §3). */
 const onField: FieldDef<boolean> = lazyField(() => {
-  const onQuery = z.string().transform((text) => text !== '0');
+  const onQuery = z.pipe(
+    z.string(),
+    z.transform((text: string) => text !== '0'),
+  );
   return {
     query: onQuery,
-    json: z
-      .string({ error: problem('must be a string: "0" for off, anything else for on') })
-      .transform((text) => text !== '0'),
+    json: z.pipe(
+      z.string({ error: problem('must be a string: "0" for off, anything else for on') }),
+      z.transform((text: string) => text !== '0'),
+    ),
     queryDoc: onQuery,
     description: '`0` switches off; any other value switches on. Missing means on.',
     example: '1',

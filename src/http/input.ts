@@ -4,7 +4,7 @@
 // URL with its parameters in it): each field is read in the form it arrived in,
 // and the body wins where both give it. A form-encoded body (what `curl -d` and
 // HTML forms send) is read by the query's rules.
-import { z } from 'zod';
+import * as z from '../schema/zod.js';
 import { fields, type FieldName, type JsonExample } from './fields.js';
 import { describeZodError } from './api-errors.js';
 import type { Method, Operation } from './operations.js';
@@ -24,20 +24,20 @@ export interface RawRequest {
 export type Form = 'query' | 'json';
 
 /** The object schema of one operation in one form; fields it does not name are ignored. */
-export function inputSchema(op: Operation, form: Form): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
+export function inputSchema(op: Operation, form: Form): z.ZodMiniObject {
+  const shape: Record<string, z.ZodMiniType> = {};
   const add = (name: FieldName, required: boolean) => {
-    const schema: z.ZodType = fields[name][form];
-    shape[name] = required ? schema : schema.optional();
+    const schema: z.ZodMiniType = fields[name][form];
+    shape[name] = required ? schema : z.optional(schema);
   };
   for (const name of op.required) add(name, true);
   for (const name of op.optional) add(name, false);
   return z.object(shape);
 }
 
-const cache = new Map<Operation, Partial<Record<Form, z.ZodObject>>>();
+const cache = new Map<Operation, Partial<Record<Form, z.ZodMiniObject>>>();
 
-function cachedSchema(op: Operation, form: Form): z.ZodObject {
+function cachedSchema(op: Operation, form: Form): z.ZodMiniObject {
   let entry = cache.get(op);
   if (entry === undefined) {
     entry = {};
@@ -126,13 +126,13 @@ function validate(op: Operation, gathered: Gathered, form: Form): ParsedInput {
 }
 
 /** Mixed forms and broken encodings are rare, so this schema is built per request rather than cached. */
-function requestSchema(op: Operation, gathered: Gathered, form: Form): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
+function requestSchema(op: Operation, gathered: Gathered, form: Form): z.ZodMiniObject {
+  const shape: Record<string, z.ZodMiniType> = {};
   for (const name of fieldNames(op)) {
     // A broken field is already named; it is not also "required".
     if (gathered.broken.has(name)) continue;
-    const schema: z.ZodType = fields[name][gathered.given.get(name)?.form ?? form];
-    shape[name] = op.required.includes(name) ? schema : schema.optional();
+    const schema: z.ZodMiniType = fields[name][gathered.given.get(name)?.form ?? form];
+    shape[name] = op.required.includes(name) ? schema : z.optional(schema);
   }
   return z.object(shape);
 }

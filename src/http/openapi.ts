@@ -3,7 +3,7 @@
 // exactly what the service accepts: test/http/requests-from-document.test.ts
 // drives every operation with requests made from it, and scripts/lint-openapi.mjs
 // (part of npm test) holds it to Redocly's and Spectral's rules.
-import { z } from 'zod';
+import * as z from '../schema/zod.js';
 import { applyCommand } from '../domain/engine.js';
 import { DURATION_MAX_MS, TIMER_ID_MAX_CHARS } from '../domain/limits.js';
 import { createRoom } from '../domain/room.js';
@@ -17,7 +17,7 @@ import { LOGO_TYPES, MAX_LOGO_BYTES, SVG_CSP } from './logo-content.js';
 
 type JsonObject = Record<string, unknown>;
 
-function schemaOf(schema: z.ZodType): JsonObject {
+function schemaOf(schema: z.ZodMiniType): JsonObject {
   const json = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as JsonObject;
   delete json.$schema;
   return json;
@@ -162,10 +162,10 @@ function pathParameters(op: Operation): JsonObject[] {
 }
 
 /** The body's object schema, each field given by `pick`; fields the operation does not use may be there and are ignored. */
-function bodySchema(op: Operation, pick: (name: FieldName) => z.ZodType): JsonObject {
-  const shape: Record<string, z.ZodType> = {};
+function bodySchema(op: Operation, pick: (name: FieldName) => z.ZodMiniType): JsonObject {
+  const shape: Record<string, z.ZodMiniType> = {};
   for (const name of op.required) shape[name] = pick(name);
-  for (const name of op.optional) shape[name] = pick(name).optional();
+  for (const name of op.optional) shape[name] = z.optional(pick(name));
   const schema = schemaOf(z.object(shape));
   if (NEEDS_A_FIELD.has(op.operationId)) {
     // minProperties alone would let an unused field count; anyOf says it must be one of these.

@@ -21,7 +21,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from '../schema/zod.js';
 import { isTempFileOf, syncPathSync } from '../store/atomic-file.js';
 import { checkDataDir, DataDirError, errorCode } from '../store/data-dir.js';
 
@@ -43,10 +43,10 @@ export const KEY_NAMES = ['apiKey', 'viewerKey', 'audienceKey'] as const satisfi
 const keysFileSchema = () =>
   z.object({
     version: z.literal(1),
-    apiKey: z.string().min(16),
-    viewerKey: z.string().min(16),
+    apiKey: z.string().check(z.minLength(16)),
+    viewerKey: z.string().check(z.minLength(16)),
     // Files written before audience questions have none: one is made and saved at start.
-    audienceKey: z.string().min(16).optional(),
+    audienceKey: z.optional(z.string().check(z.minLength(16))),
   });
 
 /** What keys.json holds; a file from before audience questions has no audience key. */

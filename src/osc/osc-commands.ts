@@ -4,7 +4,7 @@
 // is validated by that operation's own query schema (http/input.ts, built from
 // http/fields.ts), so OSC, plain text and HTTP refuse the same inputs with the
 // same messages, and the operation builds the same command.
-import type { z } from 'zod';
+import type * as z from '../schema/zod.js';
 import type { Command } from '../domain/types.js';
 import type { FieldName } from '../http/fields.js';
 import { describeZodError } from '../http/api-errors.js';
@@ -131,14 +131,14 @@ function tooManyArguments(command: OscCommand, given: number): string {
   return `${command.name} takes ${takes} (${command.args.join(', ')}); got ${given}`;
 }
 
-const schemas = new Map<OscCommand, z.ZodObject>();
+const schemas = new Map<OscCommand, z.ZodMiniObject>();
 
 /**
  * The operation's own query schema (http/input.ts), with the fields this command
  * fills; OSC makes the settings' one field required. A field of a type no
  * command takes is already named, so it is left out rather than also "required".
  */
-function schemaFor(command: OscCommand, broken: ReadonlyMap<FieldName, string>): z.ZodObject {
+function schemaFor(command: OscCommand, broken: ReadonlyMap<FieldName, string>): z.ZodMiniObject {
   // In the operation's order of fields, so the problems are named in HTTP's order.
   const inOrder = [...command.op.required, ...command.op.optional].filter((field) => command.args.includes(field) && !broken.has(field));
   const mustGive = new Set(command.args.slice(0, command.required));

@@ -2,7 +2,7 @@
 // clock means nothing after a restart, so a running timer is kept as its
 // wall-clock end instant, with the wall-clock time of the save beside it to
 // tell whether the clock can be trusted when the box comes back.
-import { z } from 'zod';
+import * as z from '../schema/zod.js';
 import { describeZodError } from '../http/api-errors.js';
 import {
   charCount,
@@ -47,22 +47,26 @@ export const SCHEMA_VERSION = 4;
  * life of the process is private memory an idle box need not keep (BENCHMARKS.md).
  */
 function documentSchemas() {
-  const wholeMs = z.number().int();
+  const wholeMs = z.number().check(z.int());
+  const wholeMsIn = (min: number, max: number) => wholeMs.check(z.gte(min), z.lte(max));
   /** At most `max` characters as the engine counts them (code points), so what it accepted always reads back. */
-  const chars = (max: number) => z.string().refine((text) => charCount(text) <= max, { message: `at most ${max} characters` });
+  const chars = (max: number) => z.string().check(z.refine((text) => charCount(text) <= max, { message: `at most ${max} characters` }));
+  /** 1 to `max` characters that the engine counts. */
+  const someChars = (max: number) => z.pipe(chars(max), z.string().check(z.minLength(1)));
+  const idOf = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
 
   const TimerSchemaV1 = z.object({
-    id: z.string().min(1).max(TIMER_ID_MAX_CHARS),
+    id: idOf(TIMER_ID_MAX_CHARS),
     label: chars(LABEL_MAX_CHARS),
     speaker: chars(SPEAKER_MAX_CHARS),
-    duration: wholeMs.min(DURATION_MIN_MS).max(DURATION_MAX_MS),
-    warnAt: wholeMs.min(WARN_AT_MIN_MS).max(WARN_AT_MAX_MS),
+    duration: wholeMsIn(DURATION_MIN_MS, DURATION_MAX_MS),
+    warnAt: wholeMsIn(WARN_AT_MIN_MS, WARN_AT_MAX_MS),
     appearance: z.enum(APPEARANCES),
-    tagId: z.string().nullable(),
-    scheduledAt: wholeMs.nullable(),
+    tagId: z.nullable(z.string()),
+    scheduledAt: z.nullable(wholeMs),
   });
 
-  const TimerSchema = TimerSchemaV1.extend({ endsAt: wholeMs.nullable(), dangerAt: wholeMs.min(WARN_AT_MIN_MS).max(WARN_AT_MAX_MS) });
+  const TimerSchema = z.extend(TimerSchemaV1, { endsAt: z.nullable(wholeMs), dangerAt: wholeMsIn(WARN_AT_MIN_MS, WARN_AT_MAX_MS) });
 
   const StoredTransportSchema = z.discriminatedUnion('running', [
     z.object({ running: z.literal(true), endWallMs: wholeMs }),
@@ -70,59 +74,57 @@ function documentSchemas() {
   ]);
 
   const roomFieldsV1 = {
-      seq: wholeMs.min(1),
-      timers: z.array(TimerSchemaV1).min(1),
+      seq: wholeMs.check(z.gte(1)),
+      timers: z.array(TimerSchemaV1).check(z.minLength(1)),
       activeTimerId: z.string(),
       transport: StoredTransportSchema,
-      message: z
-        .object({ text: chars(MESSAGE_MAX_CHARS).pipe(z.string().min(1)), flash: z.boolean(), color: z.enum(MESSAGE_COLORS), bold: z.boolean() })
-        .nullable(),
+      message: z.nullable(z.object({ text: someChars(MESSAGE_MAX_CHARS), flash: z.boolean(), color: z.enum(MESSAGE_COLORS), bold: z.boolean() })),
       blackout: z.boolean(),
       onAir: z.boolean(),
       settings: z.object({ zeroBehavior: z.enum(ZERO_BEHAVIORS), autoAdvance: z.boolean() }),
   };
 
-  function checkRoom(room: { timers: readonly { id: string }[]; activeTimerId: string }, ctx: z.RefinementCtx): void {
+  function checkRoom(room: { timers: readonly { id: string }[]; activeTimerId: string }, ctx: z.core.$RefinementCtx): void {
     const ids = room.timers.map((t) => t.id);
     if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['timers'], message: 'two timers share an id' });
     if (!ids.includes(room.activeTimerId)) ctx.addIssue({ code: 'custom', path: ['activeTimerId'], message: 'not in the running order' });
   }
 
   // The older versions' schemas are made only for a file of that version.
-  const StoredRoomSchemaV1 = () => z.object(roomFieldsV1).superRefine(checkRoom);
+  const StoredRoomSchemaV1 = () => z.object(roomFieldsV1).check(z.superRefine(checkRoom));
 
   const roomFieldsV2 = {
       ...roomFieldsV1,
-      timers: z.array(TimerSchema).min(1),
+      timers: z.array(TimerSchema).check(z.minLength(1)),
       settings: z.object({
         zeroBehavior: z.enum(ZERO_BEHAVIORS),
         autoAdvance: z.boolean(),
-        timeZone: z.string().min(1).max(64),
+        timeZone: idOf(64),
         clockFormat: z.enum(CLOCK_FORMATS),
         chimeAtZero: z.boolean(),
         chimeAtWarning: z.boolean(),
-        chimeVolume: wholeMs.min(0).max(CHIME_VOLUME_MAX),
+        chimeVolume: wholeMsIn(0, CHIME_VOLUME_MAX),
       }),
       passedSchedules: z.array(z.object({ timerId: z.string(), scheduledAt: wholeMs })),
   };
 
-  const StoredRoomSchemaV2 = () => z.object(roomFieldsV2).superRefine(checkRoom);
+  const StoredRoomSchemaV2 = () => z.object(roomFieldsV2).check(z.superRefine(checkRoom));
 
   const TagSchema = z.object({
-    id: z.string().min(1).max(TAG_ID_MAX_CHARS),
-    name: chars(TAG_NAME_MAX_CHARS).pipe(z.string().min(1)),
-    colour: z.string().regex(/^#[0-9a-f]{6}$/),
+    id: idOf(TAG_ID_MAX_CHARS),
+    name: someChars(TAG_NAME_MAX_CHARS),
+    colour: z.string().check(z.regex(/^#[0-9a-f]{6}$/)),
   });
 
 
   /** Every timer's tag is one of the room's: a file where one is not was not written by this service. */
-  function checkTags(room: { timers: readonly { tagId: string | null }[]; tags: readonly { id: string }[] }, ctx: z.RefinementCtx): void {
+  function checkTags(room: { timers: readonly { tagId: string | null }[]; tags: readonly { id: string }[] }, ctx: z.core.$RefinementCtx): void {
     const ids = room.tags.map((t) => t.id);
     if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['tags'], message: 'two tags share an id' });
     if (room.timers.some((t) => t.tagId !== null && !ids.includes(t.tagId))) ctx.addIssue({ code: 'custom', path: ['timers'], message: 'a timer carries a tag the room does not have' });
   }
 
-  const colour = z.string().regex(/^#[0-9a-f]{6}$/);
+  const colour = z.string().check(z.regex(/^#[0-9a-f]{6}$/));
 
   const DisplaySchema = z.object({
     layout: z.enum(DISPLAY_LAYOUTS),
@@ -130,23 +132,23 @@ function documentSchemas() {
     normalColour: colour,
     warningColour: colour,
     overrunColour: colour,
-    timeSize: wholeMs.min(TIME_SIZE_MIN).max(TIME_SIZE_MAX),
+    timeSize: wholeMsIn(TIME_SIZE_MIN, TIME_SIZE_MAX),
     ...booleanFields(ELEMENT_SWITCHES),
     // Absent from a file written before logos: no logo, shown once one is uploaded.
-    showLogo: z.boolean().default(true),
+    showLogo: z._default(z.boolean(), true),
     // Absent from a file written before audience questions: the defaults.
-    showQuestion: z.boolean().default(true),
-    showAskLink: z.boolean().default(false),
-    logo: z.string().regex(LOGO_VERSION_PATTERN).nullable().default(null),
+    showQuestion: z._default(z.boolean(), true),
+    showAskLink: z._default(z.boolean(), false),
+    logo: z._default(z.nullable(z.string().check(z.regex(LOGO_VERSION_PATTERN))), null),
   });
 
-  const roomFieldsV3 = { ...roomFieldsV2, tags: z.array(TagSchema).max(MAX_TAGS), display: DisplaySchema };
+  const roomFieldsV3 = { ...roomFieldsV2, tags: z.array(TagSchema).check(z.maxLength(MAX_TAGS)), display: DisplaySchema };
 
-  const StoredRoomSchemaV3 = () => z.object(roomFieldsV3).superRefine(checkRoom).superRefine(checkTags);
+  const StoredRoomSchemaV3 = () => z.object(roomFieldsV3).check(z.superRefine(checkRoom), z.superRefine(checkTags));
 
   const QuestionSchema = z.object({
-    id: z.string().min(1).max(QUESTION_ID_MAX_CHARS),
-    text: chars(QUESTION_TEXT_MAX_CHARS).pipe(z.string().min(1)),
+    id: idOf(QUESTION_ID_MAX_CHARS),
+    text: someChars(QUESTION_TEXT_MAX_CHARS),
     name: chars(QUESTION_NAME_MAX_CHARS),
     receivedAt: wholeMs,
     state: z.enum(QUESTION_STATES),
@@ -154,17 +156,15 @@ function documentSchemas() {
   });
 
   /** At most one question on the screens, and ids unique: a file where not was not written by this service. */
-  function checkQuestions(room: { questions: readonly { id: string; state: string }[] }, ctx: z.RefinementCtx): void {
+  function checkQuestions(room: { questions: readonly { id: string; state: string }[] }, ctx: z.core.$RefinementCtx): void {
     const ids = room.questions.map((q) => q.id);
     if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'two questions share an id' });
     if (room.questions.filter((q) => q.state === 'shown').length > 1) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'more than one question is shown' });
   }
 
   const StoredRoomSchema = z
-    .object({ ...roomFieldsV3, questions: z.array(QuestionSchema).max(MAX_QUESTIONS) })
-    .superRefine(checkRoom)
-    .superRefine(checkTags)
-    .superRefine(checkQuestions);
+    .object({ ...roomFieldsV3, questions: z.array(QuestionSchema).check(z.maxLength(MAX_QUESTIONS)) })
+    .check(z.superRefine(checkRoom), z.superRefine(checkTags), z.superRefine(checkQuestions));
 
   const documentFields = {
     savedAtWallMs: wholeMs,
@@ -172,32 +172,34 @@ function documentSchemas() {
      * Every seq the service may publish before its next save lands is at most this,
      * so a restart after a crash resumes from here and seq never goes back.
      */
-    seqReservedTo: wholeMs.min(1),
+    seqReservedTo: wholeMs.check(z.gte(1)),
   };
 
   const RoomDocumentSchema = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), ...documentFields, room: StoredRoomSchema });
 
   /** Version 3, read and brought up to the current shape: no questions yet. */
   const RoomDocumentSchemaV3 = () =>
-    z
-      .object({ schemaVersion: z.literal(3), ...documentFields, room: StoredRoomSchemaV3() })
-      .transform((v3): z.infer<typeof RoomDocumentSchema> => ({ ...v3, schemaVersion: SCHEMA_VERSION, room: { ...v3.room, questions: [] } }));
+    z.pipe(
+      z.object({ schemaVersion: z.literal(3), ...documentFields, room: StoredRoomSchemaV3() }),
+      z.transform((v3): z.infer<typeof RoomDocumentSchema> => ({ ...v3, schemaVersion: SCHEMA_VERSION, room: { ...v3.room, questions: [] } })),
+    );
 
   /** Version 2, read and brought up to the current shape: no tags yet, so no timer carries one. */
   const RoomDocumentSchemaV2 = () =>
-    z
-      .object({ schemaVersion: z.literal(2), ...documentFields, room: StoredRoomSchemaV2() })
-      .transform((v2): z.infer<typeof RoomDocumentSchema> => ({
+    z.pipe(
+      z.object({ schemaVersion: z.literal(2), ...documentFields, room: StoredRoomSchemaV2() }),
+      z.transform((v2): z.infer<typeof RoomDocumentSchema> => ({
         ...v2,
         schemaVersion: SCHEMA_VERSION,
         room: { ...v2.room, timers: v2.room.timers.map((t) => ({ ...t, tagId: null })), tags: [], display: { ...DISPLAY_DEFAULTS }, questions: [] },
-      }));
+      })),
+    );
 
   /** Version 1, read and brought up to the current shape. */
   const RoomDocumentSchemaV1 = () =>
-    z
-      .object({ schemaVersion: z.literal(1), ...documentFields, room: StoredRoomSchemaV1() })
-      .transform((v1): z.infer<typeof RoomDocumentSchema> => ({ ...v1, schemaVersion: SCHEMA_VERSION, room: {
+    z.pipe(
+      z.object({ schemaVersion: z.literal(1), ...documentFields, room: StoredRoomSchemaV1() }),
+      z.transform((v1): z.infer<typeof RoomDocumentSchema> => ({ ...v1, schemaVersion: SCHEMA_VERSION, room: {
           ...v1.room,
           timers: v1.room.timers.map((t) => ({ ...t, endsAt: null, dangerAt: 0, tagId: null })),
           // The room had no zone of its own: the box's, as a new room gets.
@@ -207,7 +209,8 @@ function documentSchemas() {
           display: { ...DISPLAY_DEFAULTS },
           questions: [],
         },
-      }));
+      })),
+    );
 
   return { RoomDocumentSchema, RoomDocumentSchemaV1, RoomDocumentSchemaV2, RoomDocumentSchemaV3 };
 }

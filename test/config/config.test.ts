@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from '../../src/schema/zod.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULTS, describeConfigIssues, EXIT_CONFIG, loadConfig } from '../../src/config/config.js';
 import { BUNDLE, ensureBundle, ROOT, serviceEnv } from '../e2e/service-process.js';
@@ -99,7 +99,7 @@ describe('describeConfigIssues', () => {
   it('turns zod wording into what the field should hold, path first', () => {
     const result = schema.safeParse({ gpio: { lamp: { pin: '17' }, buttons: [{ pin: 4 }, { pin: null, action: 'x' }] } });
     expect(result.success).toBe(false);
-    expect(describeConfigIssues((result as { error: z.ZodError }).error)).toEqual([
+    expect(describeConfigIssues((result as { error: z.core.$ZodError }).error)).toEqual([
       'gpio.lamp.pin: expected a number',
       'gpio.buttons[1].pin: expected a number',
       'gpio.buttons[1].action: unknown key (misspelt, or not a setting of this version)',

@@ -5,7 +5,7 @@
 // a field added to a response without its schema shows up as a failure here.
 import { beforeAll, expect } from 'vitest';
 import validatorModule from 'openapi-response-validator';
-import { z } from 'zod';
+import type * as z from '../../src/schema/zod.js';
 import { ErrorSchema, StateEnvelopeSchema } from '../../src/http/schemas.js';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.js';
 
