@@ -11,9 +11,3 @@ export function canonicalTimeZone(name: string): string | null {
     return null;
   }
 }
-
-/** The zone the box itself is set to, read once by the caller (UTC when Intl cannot say). */
-export function boxTimeZone(): string {
-  const zone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return canonicalTimeZone(zone) ?? 'UTC';
-}

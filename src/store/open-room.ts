@@ -3,7 +3,7 @@
 // served from memory when the data directory cannot be written.
 import type { Clock } from '../app/clock.js';
 import { createRoom } from '../domain/room.js';
-import { boxTimeZone } from '../domain/time-zone.js';
+import { boxTimeZone } from '../app/box-time-zone.js';
 import type { Room } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
 import { restoreRoom } from './restore.js';

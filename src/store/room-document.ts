@@ -26,7 +26,7 @@ import {
 import { CHIME_DEFAULTS, DISPLAY_DEFAULTS } from '../domain/room.js';
 import { ELEMENT_SWITCHES, LOGO_VERSION_PATTERN, TIME_SIZE_MAX, TIME_SIZE_MIN } from '../domain/display-settings.js';
 import { booleanFields } from '../schema/boolean-fields.js';
-import { boxTimeZone } from '../domain/time-zone.js';
+import { boxTimeZone } from '../app/box-time-zone.js';
 import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, ZERO_BEHAVIORS, type Room } from '../domain/types.js';
 
 /**
