@@ -1,9 +1,7 @@
 // Composition: read config, build the logger, restore the room, start the
 // service and the adapters, listen; on SIGTERM/SIGINT stop in reverse order.
 import { serve, type ServerType } from '@hono/node-server';
-import { runConfigCommand } from './cli/config-command.js';
-import { runKeyCommand } from './cli/key-command.js';
-import { ConfigError, EXIT_CONFIG, EXIT_DATA_DIR, loadConfig, type Config } from './config/config.js';
+import { ConfigError, EXIT_CONFIG, EXIT_DATA_DIR, loadConfig, oscConfigured, type Config } from './config/config.js';
 import { systemClock, timeoutScheduler } from './app/clock.js';
 import { RoomService } from './app/room-service.js';
 import { logTimeNotice } from './app/time-notice-log.js';
@@ -15,7 +13,6 @@ import { FixedWindowLimiter } from './http/rate-limit.js';
 import { loadOrCreateKeys, type FixedKeys, type RoomKeys } from './keys/key-file.js';
 import { KeyWatcher } from './keys/key-watcher.js';
 import { startGpio } from './gpio/gpio-adapter.js';
-import { startOsc } from './osc/osc-adapter.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { DataDirError } from './store/data-dir.js';
 import { openRoom } from './store/open-room.js';
@@ -193,16 +190,21 @@ async function serveRoom(): Promise<void> {
   });
   // OSC and plain-text UDP (off unless configured): the same dispatch and the same
   // quota as HTTP. Never rejects: a UDP port that cannot be had is logged and left off.
-  const osc = await startOsc({
-    config: config.osc,
-    service: roomService,
-    apiKey: () => keys.apiKey,
-    limiter,
-    monoMs: systemClock.monoMs,
-    scheduler,
-    logger,
-  });
-  shutdown.add('OSC (ports and feedback)', () => osc.close());
+  // Its code (and osc-min) is loaded only on a box that has it configured: the
+  // modules of a bundle not imported are not set up, which an idle box's memory shows (BENCHMARKS.md).
+  if (oscConfigured(config.osc)) {
+    const { startOsc } = await import('./osc/osc-adapter.js');
+    const osc = await startOsc({
+      config: config.osc,
+      service: roomService,
+      apiKey: () => keys.apiKey,
+      limiter,
+      monoMs: systemClock.monoMs,
+      scheduler,
+      logger,
+    });
+    shutdown.add('OSC (ports and feedback)', () => osc.close());
+  }
   const address = listening.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   logger.info({ host: config.host, port, gpio: config.gpioMode }, 'showclock started');
@@ -219,10 +221,11 @@ async function main(): Promise<void> {
     case undefined:
     case 'serve':
       return serveRoom();
+    // The short commands' code loads only for them.
     case 'config':
-      return runConfigCommand(readConfig(), rest);
+      return (await import('./cli/config-command.js')).runConfigCommand(readConfig(), rest);
     case 'key':
-      return runKeyCommand(readConfig(), rest);
+      return (await import('./cli/key-command.js')).runKeyCommand(readConfig(), rest);
     default:
       fail(`unknown command "${subcommand}"; use "serve" (default), "key [--rotate-api] [--rotate-viewer]" or "config [name]"`, 64);
   }

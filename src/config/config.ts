@@ -101,6 +101,11 @@ export interface OscConfig {
   readonly feedback: readonly OscFeedbackTarget[];
 }
 
+/** Whether any part of OSC (input, plain text, feedback) is on: otherwise the service does not load it. */
+export function oscConfigured(osc: OscConfig): boolean {
+  return osc.port !== undefined || osc.textPort !== undefined || osc.feedback.length > 0;
+}
+
 export interface Config {
   readonly port: number;
   readonly host: string;

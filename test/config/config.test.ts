@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as z from '../../src/schema/zod.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULTS, describeConfigIssues, EXIT_CONFIG, loadConfig } from '../../src/config/config.js';
+import { ConfigError, DEFAULTS, describeConfigIssues, EXIT_CONFIG, loadConfig, oscConfigured } from '../../src/config/config.js';
 import { BUNDLE, ensureBundle, ROOT, serviceEnv } from '../e2e/service-process.js';
 
 let dir: string;
@@ -88,6 +88,20 @@ describe('loadConfig', () => {
     expect(configError({ SHOWCLOCK_API_KEY: 'short' })).toMatch(/environment SHOWCLOCK_API_KEY/);
     const same = 'SameKeyForBoth_0123456789';
     expect(configError({ SHOWCLOCK_API_KEY: same, SHOWCLOCK_VIEWER_KEY: same })).toMatch(/must differ/);
+  });
+});
+
+describe('oscConfigured', () => {
+  const off = loadConfig({}).osc;
+  it('is off with no osc section, and on with any one of its parts', () => {
+    expect(oscConfigured(off)).toBe(false);
+    expect(oscConfigured({ ...off, port: 0 })).toBe(true);
+    expect(oscConfigured({ ...off, textPort: 9001 })).toBe(true);
+    expect(oscConfigured({ ...off, feedback: [{ host: '127.0.0.1', port: 9002 }] })).toBe(true);
+  });
+
+  it('is on with SHOWCLOCK_OSC_PORT alone', () => {
+    expect(oscConfigured(loadConfig({ SHOWCLOCK_OSC_PORT: '8000' }).osc)).toBe(true);
   });
 });
 
