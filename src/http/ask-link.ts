@@ -13,13 +13,13 @@ export function askUrl(origin: string, audienceKey: string): string {
 }
 
 /** A QR code of `url` as an SVG element for the console (same drawing as the viewer link's). */
-export function askQrSvg(url: string): Promise<string> {
+export function askQrSvg(url: string): string {
   return qrSvg(url, 'QR code of the audience link (questions)');
 }
 
 /** The code with "Ask a question" above it and the address below, black on white, to be scaled by the screen. */
-export async function askLinkImage(url: string): Promise<string> {
-  const modules = await qrModules(url);
+export function askLinkImage(url: string): string {
+  const modules = qrModules(url);
   const size = modules.size;
   const margin = 2;
   const side = size + 2 * margin;

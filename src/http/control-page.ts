@@ -39,12 +39,12 @@ export function lanOrigin(requestUrl: string): string {
   return `${url.protocol}//${publicHost('0.0.0.0')}${url.port === '' ? '' : `:${url.port}`}`;
 }
 
-export function viewerQrSvg(viewerUrl: string): Promise<string> {
+export function viewerQrSvg(viewerUrl: string): string {
   return qrSvg(viewerUrl, 'QR code of the viewer link');
 }
 
 export function mountControlPage(app: Hono<AppEnv>, deps: ControlPageDeps): void {
-  app.get('/control/:key', async (c) => {
+  app.get('/control/:key', (c) => {
     c.set('route', 'GET /control/{api_key}');
     const keys = deps.keys();
     if (!sameSecret(c.req.param('key'), keys.apiKey)) {
@@ -67,9 +67,9 @@ export function mountControlPage(app: Hono<AppEnv>, deps: ControlPageDeps): void
       viewerKey: keys.viewerKey,
       origin,
       viewerUrl,
-      qrSvg: await viewerQrSvg(viewerUrl),
+      qrSvg: viewerQrSvg(viewerUrl),
       askUrl: audienceUrl,
-      askQrSvg: await askQrSvg(audienceUrl),
+      askQrSvg: askQrSvg(audienceUrl),
     });
     return c.body(html, 200, headers);
   });

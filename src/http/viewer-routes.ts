@@ -94,11 +94,11 @@ function serverTime(c: Context<AppEnv>, service: RoomService): Response {
 }
 
 /** The audience link's image while the display settings show it; 404 otherwise, so it is never handed out unasked. */
-async function askLinkAnswer(c: Context<AppEnv>, deps: HttpDeps): Promise<Response> {
+function askLinkAnswer(c: Context<AppEnv>, deps: HttpDeps): Response {
   if (!deps.service.room.display.showAskLink) {
     return errorResponse(c, 404, 'the audience link is not shown on the screens: the display setting showAskLink is off');
   }
-  const image = await askLinkImage(askUrl(lanOrigin(c.req.url), deps.keys().audienceKey));
+  const image = askLinkImage(askUrl(lanOrigin(c.req.url), deps.keys().audienceKey));
   return answer(c, image, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'no-store', 'Content-Security-Policy': SVG_CSP, 'X-Content-Type-Options': 'nosniff' });
 }
 
@@ -127,7 +127,7 @@ export function mountViewer(app: Hono<AppEnv>, deps: HttpDeps): PushHub {
   // The viewer key is checked here; valid viewer traffic is never counted, wrong keys
   // count against the caller's address like wrong API keys, so guessing stays slow,
   // and are answered like them (rate-limit headers, no-store), as a page for a browser.
-  const viewer = (route: string, handle: (c: Context<AppEnv>, key: string) => Response | Promise<Response>) => (c: Context<AppEnv>) => {
+  const viewer = (route: string, handle: (c: Context<AppEnv>, key: string) => Response) => (c: Context<AppEnv>) => {
     c.set('route', `GET /view/{viewer_key}${route}`);
     const key = c.req.param('viewerKey') ?? '';
     // The URL holds a key, right or wrong: no answer here sends it on as a Referer.
@@ -152,7 +152,7 @@ export function mountViewer(app: Hono<AppEnv>, deps: HttpDeps): PushHub {
   app.get('/view/:viewerKey/ask-link.svg', viewer('/ask-link.svg', (c) => askLinkAnswer(c, deps)));
 
   // The kiosk: the browser on this box's HDMI output, no key in its URL.
-  const kiosk = (route: string, handle: (c: Context<AppEnv>) => Response | Promise<Response>) => (c: Context<AppEnv>) => {
+  const kiosk = (route: string, handle: (c: Context<AppEnv>) => Response) => (c: Context<AppEnv>) => {
     c.set('route', `GET /display${route}`);
     if (!isLoopback(clientAddress(c))) {
       addAnswerHeaders(c, { 'Cache-Control': 'no-store' });
