@@ -240,8 +240,9 @@ async function startPhase() {
  */
 async function idlePhase() {
   // On a saved room, as a box boots (and as the start phase measures): a first start
-  // makes it. A first start differs: it reads the box's time zone through Intl, which
-  // loads ICU and keeps about 1.6 MiB of it for the life of the process.
+  // makes it. A first start differs: it makes the room, and where the box's zone is not
+  // in Intl's list of zones it reads it with a date formatter, which loads ICU and keeps
+  // about 1.9 MB of it for the life of the process (src/app/box-time-zone.ts).
   const dataDirs = [];
   for (let run = 0; run < plan.idleRuns; run++) {
     const dataDir = freshDir('idle');
