@@ -192,15 +192,15 @@ function textFieldNow(opts: {
   const prefix = `${opts.name}: `;
   const schema = z.string({ error: problem('must be text') }).check(
     z.superRefine((text: string, ctx) => {
-        const checked = opts.trim ? text.trim() : text;
-        // The console and button panels show this one as it always was.
-        if (opts.trim && checked.length === 0) return ctx.addIssue({ code: 'custom', message: 'is empty; give some text', input: text });
-        const found = textProblem(opts.name, checked, { maxChars: opts.max, mustShow: opts.trim });
-        // The field name comes from the issue's path, as for every other field.
-        if (found !== null) return ctx.addIssue({ code: 'custom', message: found.startsWith(prefix) ? found.slice(prefix.length) : found, input: text });
-        // Never reached while the pattern and the rules agree (the tests hold them together);
-        // should they drift, the service still accepts nothing the document refuses.
-        if (!pattern.test(text)) ctx.addIssue({ code: 'custom', message: `does not fit the pattern given in the OpenAPI document`, input: text });
+      const checked = opts.trim ? text.trim() : text;
+      // The console and button panels show this one as it always was.
+      if (opts.trim && checked.length === 0) return ctx.addIssue({ code: 'custom', message: 'is empty; give some text', input: text });
+      const found = textProblem(opts.name, checked, { maxChars: opts.max, mustShow: opts.trim });
+      // The field name comes from the issue's path, as for every other field.
+      if (found !== null) return ctx.addIssue({ code: 'custom', message: found.startsWith(prefix) ? found.slice(prefix.length) : found, input: text });
+      // Never reached while the pattern and the rules agree (the tests hold them together);
+      // should they drift, the service still accepts nothing the document refuses.
+      if (!pattern.test(text)) ctx.addIssue({ code: 'custom', message: `does not fit the pattern given in the OpenAPI document`, input: text });
     }),
     z.meta({ pattern: pattern.source, ...(opts.trim ? { minLength: 1 } : { maxLength: opts.max }) }),
   );
