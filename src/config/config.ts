@@ -72,7 +72,7 @@ function configFileSchema() {
   /** The config file. Unknown keys are errors: a misspelt key must not be silently ignored. */
   const ConfigFileSchema = z.strictObject({
     port: z.optional(port),
-    host: z.optional(z.string({ error: 'expected a string' }).check(z.minLength(1, 'expected a host name or address'))),
+    host: z.optional(host),
     dataDir: z.optional(z.string({ error: 'expected a string' }).check(z.minLength(1, 'expected a directory path'))),
     rateLimit: z.optional(rateLimit),
     logLevel: z.optional(z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })),

@@ -64,6 +64,9 @@ export function gpioConfigSchema() {
     z.refine((ms) => ms !== 0, { error: 'adjusting by 0 does nothing; give a number of milliseconds such as 60000 or -30000' }),
   );
 
+  /** Milliseconds as a button's timings take them. */
+  const ms = z.number({ error: (iss) => `expected milliseconds; ${got(iss.input)}` }).check(z.int({ error: 'expected a whole number of milliseconds' }));
+
   const bool = z.boolean({ error: (iss) => `expected true or false; ${got(iss.input)}` });
   const signal = z.enum(LAMP_SIGNALS, { error: (iss) => `expected one of ${LAMP_SIGNALS.join(', ')}; ${got(iss.input)}` });
   const action = z.enum(BUTTON_ACTIONS, { error: (iss) => `expected one of ${BUTTON_ACTIONS.join(', ')}; ${got(iss.input)}` });
@@ -109,18 +112,10 @@ export function gpioConfigSchema() {
       ms: z.optional(adjustMs),
       /** On a long press: after holdMs, while the button is still down. */
       hold: z.optional(action),
-      holdMs: z.optional(
-        z.number({ error: (iss) => `expected milliseconds; ${got(iss.input)}` }).check(z.int({ error: 'expected a whole number of milliseconds' })),
-      ),
+      holdMs: z.optional(ms),
       /** The amount of a long-press `adjust`. */
       holdAdjustMs: z.optional(adjustMs),
-      debounceMs: z.optional(
-        z.number({ error: (iss) => `expected milliseconds; ${got(iss.input)}` }).check(
-          z.int({ error: 'expected a whole number of milliseconds' }),
-          z.gte(0, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` }),
-          z.lte(DEBOUNCE_MS_MAX, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` }),
-        ),
-      ),
+      debounceMs: z.optional(ms.check(z.gte(0, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` }), z.lte(DEBOUNCE_MS_MAX, { error: `expected 0 to ${DEBOUNCE_MS_MAX}` }))),
       /** `reset` on a short press is refused unless this is true. */
       allowShortReset: z.optional(bool),
     })

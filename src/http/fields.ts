@@ -56,6 +56,15 @@ function problem(expected: string): (iss: { input?: unknown }) => string {
   return (iss) => (iss.input === undefined ? `is required: ${expected}` : `${expected}; ${describeInput(iss.input)}`);
 }
 
+/** A JSON number that must be whole and in [min, max]; `expected` is what a value of another type is told. */
+function wholeNumberIn(min: number, max: number, hint: string, expected: string) {
+  return z.number({ error: problem(`${expected}: ${hint}`) }).check(
+    z.int({ error: (iss) => `must be a whole number, not a fraction: ${hint}; ${describeInput(iss.input)}` }),
+    z.gte(min, { error: (iss) => `${String(iss.input)} is too small: ${hint}` }),
+    z.lte(max, { error: (iss) => `${String(iss.input)} is too large: ${hint}` }),
+  );
+}
+
 /** A whole number written in decimal; `signed` allows a leading + or -. */
 function integerFieldNow(opts: {
   min: number;
@@ -69,11 +78,7 @@ function integerFieldNow(opts: {
   // A literal `+` in a query string arrives as a space (form encoding), so the
   // `?ms=+60000` a person types reads " 60000": a leading space stands for the plus.
   const pattern = opts.signed ? /^[+\- ]?\d{1,15}$/ : /^\d{1,15}$/;
-  const range = z.number({ error: problem(`must be a whole number: ${opts.hint}`) }).check(
-    z.int({ error: (iss) => `must be a whole number, not a fraction: ${opts.hint}; ${describeInput(iss.input)}` }),
-    z.gte(opts.min, { error: (iss) => `${String(iss.input)} is too small: ${opts.hint}` }),
-    z.lte(opts.max, { error: (iss) => `${String(iss.input)} is too large: ${opts.hint}` }),
-  );
+  const range = wholeNumberIn(opts.min, opts.max, opts.hint, 'must be a whole number');
   const digits = z
     .string({ error: problem(`must be a whole number: ${opts.hint}`) })
     .check(z.regex(pattern, { error: (iss) => `must be a whole number written in decimal: ${opts.hint}; ${describeInput(iss.input)}` }));
@@ -98,21 +103,11 @@ function instantFieldNow(opts: { description: string; example: number; badExampl
   const hint =
     `milliseconds since the epoch (1970-01-01T00:00:00Z) from ${SCHEDULED_AT_MIN_MS} to ${SCHEDULED_AT_MAX_MS}, e.g. ${opts.example}; ` +
     'empty in a query, or null in JSON, for none';
-  const range = z.number({ error: problem(`must be a whole number or null: ${hint}`) }).check(
-    z.int({ error: (iss) => `must be a whole number, not a fraction: ${hint}; ${describeInput(iss.input)}` }),
-    z.gte(SCHEDULED_AT_MIN_MS, { error: (iss) => `${String(iss.input)} is too small: ${hint}` }),
-    z.lte(SCHEDULED_AT_MAX_MS, { error: (iss) => `${String(iss.input)} is too large: ${hint}` }),
-  );
+  const range = wholeNumberIn(SCHEDULED_AT_MIN_MS, SCHEDULED_AT_MAX_MS, hint, 'must be a whole number or null');
   const digits = z
     .string({ error: problem(`must be a whole number or empty: ${hint}`) })
     .check(z.regex(/^(\d{1,15})?$/, { error: (iss) => `must be a whole number written in decimal, or empty: ${hint}; ${describeInput(iss.input)}` }));
-  const query = z.pipe(
-    z.pipe(
-      digits,
-      z.transform((text: string) => (text === '' ? null : Number(text))),
-    ),
-    z.nullable(range),
-  );
+  const query = z.pipe(z.pipe(digits, z.transform((text: string) => (text === '' ? null : Number(text)))), z.nullable(range));
   return {
     query,
     json: z.nullable(range),

@@ -74,14 +74,14 @@ function documentSchemas() {
   ]);
 
   const roomFieldsV1 = {
-      seq: wholeMs.check(z.gte(1)),
-      timers: z.array(TimerSchemaV1).check(z.minLength(1)),
-      activeTimerId: z.string(),
-      transport: StoredTransportSchema,
-      message: z.nullable(z.object({ text: someChars(MESSAGE_MAX_CHARS), flash: z.boolean(), color: z.enum(MESSAGE_COLORS), bold: z.boolean() })),
-      blackout: z.boolean(),
-      onAir: z.boolean(),
-      settings: z.object({ zeroBehavior: z.enum(ZERO_BEHAVIORS), autoAdvance: z.boolean() }),
+    seq: wholeMs.check(z.gte(1)),
+    timers: z.array(TimerSchemaV1).check(z.minLength(1)),
+    activeTimerId: z.string(),
+    transport: StoredTransportSchema,
+    message: z.nullable(z.object({ text: someChars(MESSAGE_MAX_CHARS), flash: z.boolean(), color: z.enum(MESSAGE_COLORS), bold: z.boolean() })),
+    blackout: z.boolean(),
+    onAir: z.boolean(),
+    settings: z.object({ zeroBehavior: z.enum(ZERO_BEHAVIORS), autoAdvance: z.boolean() }),
   };
 
   function checkRoom(room: { timers: readonly { id: string }[]; activeTimerId: string }, ctx: z.core.$RefinementCtx): void {
@@ -94,28 +94,30 @@ function documentSchemas() {
   const StoredRoomSchemaV1 = () => z.object(roomFieldsV1).check(z.superRefine(checkRoom));
 
   const roomFieldsV2 = {
-      ...roomFieldsV1,
-      timers: z.array(TimerSchema).check(z.minLength(1)),
-      settings: z.object({
-        zeroBehavior: z.enum(ZERO_BEHAVIORS),
-        autoAdvance: z.boolean(),
-        timeZone: idOf(64),
-        clockFormat: z.enum(CLOCK_FORMATS),
-        chimeAtZero: z.boolean(),
-        chimeAtWarning: z.boolean(),
-        chimeVolume: wholeMsIn(0, CHIME_VOLUME_MAX),
-      }),
-      passedSchedules: z.array(z.object({ timerId: z.string(), scheduledAt: wholeMs })),
+    ...roomFieldsV1,
+    timers: z.array(TimerSchema).check(z.minLength(1)),
+    settings: z.object({
+      zeroBehavior: z.enum(ZERO_BEHAVIORS),
+      autoAdvance: z.boolean(),
+      timeZone: idOf(64),
+      clockFormat: z.enum(CLOCK_FORMATS),
+      chimeAtZero: z.boolean(),
+      chimeAtWarning: z.boolean(),
+      chimeVolume: wholeMsIn(0, CHIME_VOLUME_MAX),
+    }),
+    passedSchedules: z.array(z.object({ timerId: z.string(), scheduledAt: wholeMs })),
   };
 
   const StoredRoomSchemaV2 = () => z.object(roomFieldsV2).check(z.superRefine(checkRoom));
 
+  /** `#rrggbb` in lower case, as the room keeps colours. */
+  const colour = z.string().check(z.regex(/^#[0-9a-f]{6}$/));
+
   const TagSchema = z.object({
     id: idOf(TAG_ID_MAX_CHARS),
     name: someChars(TAG_NAME_MAX_CHARS),
-    colour: z.string().check(z.regex(/^#[0-9a-f]{6}$/)),
+    colour,
   });
-
 
   /** Every timer's tag is one of the room's: a file where one is not was not written by this service. */
   function checkTags(room: { timers: readonly { tagId: string | null }[]; tags: readonly { id: string }[] }, ctx: z.core.$RefinementCtx): void {
@@ -123,8 +125,6 @@ function documentSchemas() {
     if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['tags'], message: 'two tags share an id' });
     if (room.timers.some((t) => t.tagId !== null && !ids.includes(t.tagId))) ctx.addIssue({ code: 'custom', path: ['timers'], message: 'a timer carries a tag the room does not have' });
   }
-
-  const colour = z.string().check(z.regex(/^#[0-9a-f]{6}$/));
 
   const DisplaySchema = z.object({
     layout: z.enum(DISPLAY_LAYOUTS),
