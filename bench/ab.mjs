@@ -21,7 +21,6 @@ import { openStreams } from './lib/sse-clients.mjs';
 import { percentile } from './lib/stats.mjs';
 import { option } from './lib/options.mjs';
 
-
 const FLOOR = path.join(ROOT, 'bench/lib/floor-server.mjs');
 const subject = (spec) => (spec === 'floor' ? [FLOOR] : [path.resolve(spec), 'serve']);
 const subjects = { A: subject(option('a', 'floor')), B: subject(option('b', path.join(ROOT, 'dist/showclock.mjs'))) };

@@ -23,7 +23,6 @@ import { NODE_FLAGS, ROOT, freePort, startService } from './lib/service.mjs';
 import { openStreams } from './lib/sse-clients.mjs';
 import { option } from './lib/options.mjs';
 
-
 const load = option('load', 'state');
 /** Allocation instead of CPU: bytes per request by function, garbage included. */
 const heap = option('heap', undefined) !== undefined;

@@ -114,7 +114,6 @@ function derivePairs() {
   if (honoAnon !== undefined) for (const anon of samples.anonIdleMb) samples.anonIdleOverMb.push(anon - honoAnon);
 }
 
-
 const quick = option('quick') !== undefined;
 const runsOption = option('runs');
 const plan = { ...(quick ? QUICK : FULL), ...(runsOption ? { startRuns: Math.max(3, Number(runsOption)), idleRuns: Number(runsOption), loadRuns: Number(runsOption) } : {}) };
