@@ -13,18 +13,24 @@ import { canonicalTimeZone } from '../domain/time-zone.js';
 /** What Intl turns into `UTC` (V8's own list); every other name it keeps as the list spells it. */
 const UTC_NAMES = new Set(['UTC', 'Etc/UTC', 'GMT', 'Etc/GMT']);
 
+const ZONEINFO = '/zoneinfo/';
+
+/** What follows the last `/zoneinfo/` of a path (a zone's name), or undefined when there is none. */
+function afterZoneinfo(path: string): string | undefined {
+  const at = path.lastIndexOf(ZONEINFO);
+  return at === -1 ? undefined : path.slice(at + ZONEINFO.length);
+}
+
 /** The zone name the host names, as written in TZ or as the tail of /etc/localtime's target; undefined if neither names one. */
 export function hostZoneName(env: NodeJS.ProcessEnv, readLink: (path: string) => string): string | undefined {
   const tz = env.TZ;
   if (tz !== undefined) {
     // `:Europe/Berlin` and `/usr/share/zoneinfo/Europe/Berlin` name a zone too; a POSIX rule such as `CET-1CEST` is left to Intl.
     const name = tz.startsWith(':') ? tz.slice(1) : tz;
-    return name.includes('/zoneinfo/') ? name.slice(name.lastIndexOf('/zoneinfo/') + '/zoneinfo/'.length) : name;
+    return afterZoneinfo(name) ?? name;
   }
   try {
-    const target = readLink('/etc/localtime');
-    const at = target.lastIndexOf('/zoneinfo/');
-    return at === -1 ? undefined : target.slice(at + '/zoneinfo/'.length);
+    return afterZoneinfo(readLink('/etc/localtime'));
   } catch {
     return undefined;
   }
