@@ -72,7 +72,8 @@ describe('tags from the console to the display', { timeout: 60_000 }, () => {
       const after = await server.state();
       expect(after.tags).toEqual([]);
       expect(after.timers[0]?.tagId).toBeNull();
-      expect(await consolePage.inputValue(`${row} select.f-tag`)).toBe('');
+      // The console hears the change on its own stream, maybe after the display: wait for it.
+      await expect.poll(() => consolePage.inputValue(`${row} select.f-tag`)).toBe('');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
