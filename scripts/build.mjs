@@ -4,6 +4,8 @@
 //   showclock.mjs        the entry: src/launcher.ts, which runs showclock.cjs
 //                        with that cache
 //   showclock.cjs.cache  the cache, made by a short warm-up run of the service
+//   openapi.json         the OpenAPI document the service serves, and
+//   showclock-qr.cjs     its QR code drawing: beside the bundle, not in it (BUNDLE_STAND_INS)
 //   pages/               the browser bundles of the display and the console
 // onoff stays external: it loads a native addon built on the Pi at install.
 import { spawn } from 'node:child_process';
@@ -12,12 +14,65 @@ import { build } from 'esbuild';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { NODE_FLAGS } from './node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * Modules the service bundle takes in another form, each stand-in typed against the module of
+ * src it replaces (tests and tools run src as it is). V8 keeps the whole text of a bundle for
+ * the life of the process, so code a box does not run at idle costs its memory there all the
+ * same (BENCHMARKS.md, issue 17); these carry it beside the bundle instead:
+ *   openapi-text.ts  the document the build wrote to dist/openapi.json, read when asked for, not
+ *                    its generator (openapi.ts and zod's JSON Schema code, about 40 KB);
+ *   qr-svg.ts        dist/showclock-qr.cjs (qr-svg.ts with the qrcode package, about 23 KB),
+ *                    loaded at the first QR code.
+ */
+const BUNDLE_STAND_INS = new Map([
+  ['src/http/openapi-text.ts', 'src/http/openapi-text.bundle.ts'],
+  ['src/http/qr-svg.ts', 'src/http/qr-svg.bundle.ts'],
+]);
+
+/** The files beside the bundle that its stand-ins read: see writeBundleSideFiles. */
+const QR_CHUNK = { entry: 'src/http/qr-svg.ts', file: 'showclock-qr.cjs' };
+const OPENAPI_FILE = 'openapi.json';
+
+// pino's transports (worker threads, thread-stream) and its SonicBoom destination are what
+// it uses when it is given no stream; the service gives it one (src/log/logger.ts), so the
+// bundle has a stand-in for each that says so if it is ever reached. SonicBoom stays a
+// class: pino checks streams with instanceof.
+const PINO_STAND_INS = new Map([
+  [
+    'transport',
+    "module.exports = function transport() { throw new Error('pino transports are not in the Showclock bundle: it logs to standard output (src/log/logger.ts)'); };",
+  ],
+  [
+    'sonic-boom',
+    "module.exports = class SonicBoom { constructor() { throw new Error('SonicBoom is not in the Showclock bundle: it logs to standard output (src/log/logger.ts)'); } };",
+  ],
+]);
+
+function standInsPlugin(sourceRoot) {
+  return {
+    name: 'showclock-stand-ins',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+        const ts = path.relative(sourceRoot, path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'))).split(path.sep).join('/');
+        const standIn = BUNDLE_STAND_INS.get(ts);
+        return standIn === undefined ? undefined : { path: path.join(sourceRoot, standIn) };
+      });
+      b.onResolve({ filter: /^(\.\/lib\/transport|\.\/transport|sonic-boom)$/ }, (args) =>
+        /[\\/]pino[\\/](pino|lib[\\/]tools)\.js$/.test(args.importer)
+          ? { path: args.path === 'sonic-boom' ? 'sonic-boom' : 'transport', namespace: 'pino-stand-in' }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'pino-stand-in' }, (args) => ({ contents: PINO_STAND_INS.get(args.path), loader: 'js' }));
+    },
+  };
+}
 
 /**
  * The esbuild options of the service bundle (dist/showclock.cjs), for the build and for
@@ -40,14 +95,64 @@ export function serviceBundleOptions({ sourceRoot = root, outfile, minify = true
     // import() becomes require(): a script compiled by node:vm has no loader for import().
     supported: { 'dynamic-import': false },
     banner: { js: "const __showclockBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [standInsPlugin(sourceRoot)],
     logLevel: 'warning',
   };
+}
+
+/**
+ * Writes what the bundle's stand-ins read into `dir`, beside it: the OpenAPI document as
+ * served (compact JSON) and the QR chunk. The chunk must hold nothing of src but its
+ * entry, or the service would have two copies of a module (and of its state).
+ */
+export async function writeBundleSideFiles(dir, { sourceRoot = root, minify = true } = {}) {
+  writeFileSync(path.join(dir, OPENAPI_FILE), JSON.stringify(await openApiDocument(sourceRoot)));
+  const { metafile } = await build({
+    entryPoints: [path.join(sourceRoot, QR_CHUNK.entry)],
+    outfile: path.join(dir, QR_CHUNK.file),
+    absWorkingDir: sourceRoot,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const fromSrc = Object.keys(metafile.inputs).filter((input) => input.startsWith('src/') && input !== QR_CHUNK.entry);
+  if (fromSrc.length > 0) throw new Error(`${QR_CHUNK.file} must hold only ${QR_CHUNK.entry} of src, not ${fromSrc.join(', ')}`);
+}
+
+/**
+ * The OpenAPI document made from src as it stands (src/http/openapi.ts bundled into a
+ * temporary module, a fraction of a second): for dist/openapi.json and for the lint.
+ */
+export async function openApiDocument(sourceRoot = root) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'showclock-openapi-'));
+  try {
+    const module = path.join(dir, 'openapi.mjs');
+    await build({
+      entryPoints: [path.join(sourceRoot, 'src/http/openapi.ts')],
+      outfile: module,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+    });
+    const { buildOpenApiDocument } = await import(pathToFileURL(module).href);
+    return buildOpenApiDocument();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export async function buildServer({ minify = true } = {}) {
   const dist = path.join(root, 'dist');
   const bundle = path.join(dist, 'showclock.cjs');
   await build({ ...serviceBundleOptions({ outfile: bundle, minify }), sourcemap: 'linked' });
+  await writeBundleSideFiles(dist, { minify });
   const sha256 = createHash('sha256').update(readFileSync(bundle)).digest('hex');
   await build({
     entryPoints: [path.join(root, 'src/launcher.ts')],

@@ -3,33 +3,21 @@
 // (.spectral.yaml). Any problem either reports fails: the configs switch off only
 // what OpenAPI 3.0 cannot express, each with its reason. Part of npm test.
 //
-// The document is made from src as it stands: src/http/openapi.ts is bundled with
-// esbuild into a temporary module (a fraction of a second) and its
-// buildOpenApiDocument() written out, so the lint needs neither a build nor a
+// The document is made from src as it stands (openApiDocument of build.mjs, which
+// also writes the one the service serves), so the lint needs neither a build nor a
 // running service. Both linters then run side by side, a few seconds in all.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { openApiDocument } from './build.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 async function buildDocument(dir) {
-  const module = path.join(dir, 'openapi.mjs');
-  await build({
-    entryPoints: [path.join(root, 'src/http/openapi.ts')],
-    outfile: module,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-  const { buildOpenApiDocument } = await import(pathToFileURL(module).href);
   const file = path.join(dir, 'openapi.json');
-  writeFileSync(file, `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(await openApiDocument(), null, 2)}\n`);
   return file;
 }
 

@@ -8,8 +8,9 @@ import { NODE_ENVIRONMENT, NODE_FLAGS } from './node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const bundle = path.join(root, 'dist/showclock.mjs');
-// The launcher (above) runs this one; a dist/ from before the launcher has no such file.
-const serviceBundle = path.join(root, 'dist/showclock.cjs');
+// The launcher (above) runs the bundle, which reads the other two; a dist/ from an older
+// build may lack any of them.
+const builtFiles = ['dist/showclock.cjs', 'dist/openapi.json', 'dist/showclock-qr.cjs'].map((file) => path.join(root, file));
 
 function newestSourceMs(dir) {
   let newest = 0;
@@ -20,7 +21,7 @@ function newestSourceMs(dir) {
   return newest;
 }
 
-if (!existsSync(bundle) || !existsSync(serviceBundle) || statSync(bundle).mtimeMs < newestSourceMs(path.join(root, 'src'))) {
+if (!existsSync(bundle) || !builtFiles.every((file) => existsSync(file)) || statSync(bundle).mtimeMs < newestSourceMs(path.join(root, 'src'))) {
   await buildServer();
 }
 

@@ -3,7 +3,7 @@
 // naming each bad field by its path, and main exits with 78 (EX_CONFIG). A data
 // directory or keys file that cannot be used exits with 73 (EXIT_DATA_DIR).
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { resolve } from 'node:path';
 import * as z from '../schema/zod.js';
 import { gpioConfigSchema, type GpioConfig } from './gpio-config.js';
 import { stripJsonComments } from './json-comments.js';
@@ -196,7 +196,7 @@ function envKey(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 /** Resolves the configuration; throws ConfigError with every problem named. */
 export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Config {
-  const configPath = env.SHOWCLOCK_CONFIG === undefined || env.SHOWCLOCK_CONFIG === '' ? undefined : path.resolve(cwd, env.SHOWCLOCK_CONFIG);
+  const configPath = env.SHOWCLOCK_CONFIG === undefined || env.SHOWCLOCK_CONFIG === '' ? undefined : resolve(cwd, env.SHOWCLOCK_CONFIG);
   const file: ConfigFile = configPath === undefined ? {} : readConfigFile(configPath);
   const gpioModeRaw = env.SHOWCLOCK_GPIO;
   if (gpioModeRaw !== undefined && gpioModeRaw !== '' && !(GPIO_MODES as readonly string[]).includes(gpioModeRaw)) {
@@ -219,7 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
   return {
     port: envNumber(env, 'PORT', portSchema) ?? file.port ?? DEFAULTS.port,
     host: (env.HOST === undefined || env.HOST === '' ? undefined : env.HOST) ?? file.host ?? DEFAULTS.host,
-    dataDir: path.resolve(cwd, (env.SHOWCLOCK_DATA_DIR === undefined || env.SHOWCLOCK_DATA_DIR === '' ? undefined : env.SHOWCLOCK_DATA_DIR) ?? file.dataDir ?? DEFAULTS.dataDir),
+    dataDir: resolve(cwd, (env.SHOWCLOCK_DATA_DIR === undefined || env.SHOWCLOCK_DATA_DIR === '' ? undefined : env.SHOWCLOCK_DATA_DIR) ?? file.dataDir ?? DEFAULTS.dataDir),
     rateLimit: envNumber(env, 'SHOWCLOCK_RATE_LIMIT', rateLimitSchema) ?? file.rateLimit ?? DEFAULTS.rateLimit,
     logLevel: (env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? undefined : env.LOG_LEVEL) ?? file.logLevel ?? DEFAULTS.logLevel,
     gpioMode: (gpioModeRaw === undefined || gpioModeRaw === '' ? DEFAULTS.gpioMode : gpioModeRaw) as GpioMode,

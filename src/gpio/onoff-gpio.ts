@@ -6,7 +6,7 @@
 // A pin's failure comes back as a GpioPinError whose message says what to do;
 // a bare "EINVAL: invalid argument, write" never reaches a person.
 import { closeSync, constants, openSync } from 'node:fs';
-import path from 'node:path';
+import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import { errorText } from './error-text.js';
 import { GpioPinError, type GpioPort, type InputLine, type OutputLine } from './gpio-port.js';
@@ -29,7 +29,7 @@ export async function loadOnoff(): Promise<OnoffGpioClass> {
 
 /** Whether this process may export pins: null when it may, else why not. */
 export function exportProblem(root: string = SYSFS_GPIO_ROOT): string | null {
-  const file = path.join(root, 'export');
+  const file = join(root, 'export');
   let fd: number | undefined;
   try {
     fd = openSync(file, constants.O_WRONLY);

@@ -3,7 +3,7 @@
 // unrelated chip sits at 512). The chip is found by its label under
 // /sys/class/gpio; older kernels have it at 0; the config can force a number.
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { join } from 'node:path';
 
 export const SYSFS_GPIO_ROOT = '/sys/class/gpio';
 
@@ -40,8 +40,8 @@ export function listGpioChips(root: string = SYSFS_GPIO_ROOT): GpioChip[] {
   const chips: GpioChip[] = [];
   for (const name of names.sort()) {
     try {
-      const label = readFileSync(path.join(root, name, 'label'), 'utf8').trim();
-      const base = Number(readFileSync(path.join(root, name, 'base'), 'utf8').trim());
+      const label = readFileSync(join(root, name, 'label'), 'utf8').trim();
+      const base = Number(readFileSync(join(root, name, 'base'), 'utf8').trim());
       if (Number.isInteger(base) && base >= 0) chips.push({ name, label, base });
     } catch {
       // A chip that vanished or cannot be read is not ours to guess about.

@@ -29,6 +29,7 @@ import { newQuestionIdFor } from '../app/question-ids.js';
 import { CachedRouter } from './cached-router.js';
 import { sameSecret } from './secret-match.js';
 import { clientWentAway, socketAddress } from './request-origin.js';
+import { openApiText } from './openapi-text.js';
 
 
 /** The room's three keys (keys/key-file.ts): API, viewer, audience. */
@@ -116,7 +117,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false, router: new CachedRouter() });
   const clientAddress = deps.clientAddress ?? socketAddress;
   // Built on first request, not at start: generating it costs memory a box that is never asked need not spend.
-  let openApiText: string | undefined;
+  let documentText: string | undefined;
 
   const throttle = new LineThrottle({
     perWindow: LOG_LINES_PER_ADDRESS,
@@ -203,10 +204,10 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
     const decision = hitForAddress(c, deps.limiter, 'openapi', clientAddress(c));
     if (!decision.allowed) return tooMany(c, decision.resetSeconds);
     if (c.req.method === 'OPTIONS') return preflightAnswer(c, ['GET']);
-    // Loaded on the first request for it: the document's schemas (schemas.ts) are a
+    // Made (or, in the bundle, read) at the first request for it: the document's schemas are a
     // few hundred KB of heap that a box nobody asks for the document need not hold.
-    openApiText ??= JSON.stringify((await import('./openapi.js')).buildOpenApiDocument());
-    return answer(c, openApiText, 200, { 'Content-Type': 'application/json' });
+    documentText ??= await openApiText();
+    return answer(c, documentText, 200, { 'Content-Type': 'application/json' });
   });
 
   // The key, then the quota, for everything else under /api.

@@ -5,7 +5,7 @@
 // show it), immutable (a new logo is a new URL); an SVG under a CSP sandbox, so no
 // script in it runs even when the URL is opened on its own.
 import { unlink, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { NotDone, type RoomService } from '../app/room-service.js';
@@ -24,7 +24,7 @@ export interface LogoDeps {
 }
 
 function logoFile(dataDir: string, version: string): string {
-  return path.join(dataDir, `logo-${version}`);
+  return join(dataDir, `logo-${version}`);
 }
 
 /** Dispatches the change and waits for it as the operations do; a Response when it failed. */

@@ -4,7 +4,7 @@
 // when running from source (vitest, src/http/page-assets.ts), in dist/pages at
 // the project root.
 import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'hono';
 
@@ -19,8 +19,8 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** Where to look for the page bundles, in order, seen from the module at `moduleUrl`. */
 export function pagesDirCandidates(moduleUrl: string = import.meta.url): string[] {
-  const here = path.dirname(fileURLToPath(moduleUrl));
-  return [path.join(here, 'pages'), path.join(here, '..', '..', 'dist', 'pages')];
+  const here = dirname(fileURLToPath(moduleUrl));
+  return [join(here, 'pages'), join(here, '..', '..', 'dist', 'pages')];
 }
 
 interface Found {
@@ -31,7 +31,7 @@ interface Found {
 
 async function findAsset(dirs: readonly string[], name: string): Promise<Found | null> {
   for (const dir of dirs) {
-    const file = path.join(dir, name);
+    const file = join(dir, name);
     try {
       const info = await stat(file);
       if (info.isFile()) return { file, size: info.size, mtimeMs: info.mtimeMs };
@@ -66,7 +66,7 @@ export function assetHandler(dirs: readonly string[]) {
     if (type === undefined || found === null) {
       return c.json({ ok: false as const, error: `no asset "${name.slice(0, 64)}"; was the project built (npm run build)?` }, 404);
     }
-    const gzipped = match?.[1] !== 'woff2' && acceptsGzip(c.req.header('Accept-Encoding')) ? await findAsset([path.dirname(found.file)], `${name}.gz`) : null;
+    const gzipped = match?.[1] !== 'woff2' && acceptsGzip(c.req.header('Accept-Encoding')) ? await findAsset([dirname(found.file)], `${name}.gz`) : null;
     // The copy made by the same build: not older than the file (a stale one is never sent).
     const sent = gzipped !== null && gzipped.mtimeMs >= found.mtimeMs ? gzipped : found;
     const etag = `W/"${sent.size.toString(36)}-${Math.floor(sent.mtimeMs).toString(36)}${sent === found ? '' : '-gz'}"`;

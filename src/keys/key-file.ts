@@ -20,7 +20,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import path from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import * as z from '../schema/zod.js';
 import { isTempFileOf, syncPathSync } from '../store/atomic-file.js';
 import { checkDataDir, DataDirError, errorCode } from '../store/data-dir.js';
@@ -57,7 +57,7 @@ export function generateKey(): string {
 }
 
 export function keysPath(dataDir: string): string {
-  return path.join(dataDir, KEYS_FILE);
+  return join(dataDir, KEYS_FILE);
 }
 
 export type KeysRead =
@@ -103,14 +103,14 @@ export function readKeys(dataDir: string): KeysRead {
  * removes the temp file (it holds both keys) and is a DataDirError naming the file.
  */
 export function writeKeys(dataDir: string, keys: RoomKeys): void {
-  const target = path.resolve(keysPath(dataDir));
+  const target = resolve(keysPath(dataDir));
   const temp = `${target}.tmp-${process.pid}`;
   try {
-    mkdirSync(path.dirname(target), { recursive: true });
+    mkdirSync(dirname(target), { recursive: true });
     writeFileSync(temp, `${JSON.stringify({ version: 1, ...keys }, null, 2)}\n`, { mode: 0o600 });
     syncPathSync(temp);
     renameSync(temp, target);
-    syncPathSync(path.dirname(target));
+    syncPathSync(dirname(target));
   } catch (error) {
     try {
       unlinkSync(temp);
@@ -118,7 +118,7 @@ export function writeKeys(dataDir: string, keys: RoomKeys): void {
       // Not made, or already renamed.
     }
     const code = errorCode(error);
-    throw new DataDirError(`cannot save the keys in ${target} (${code}): make ${path.dirname(target)} writable for the service user${code === 'ENOSPC' ? ' and free some space on it' : ''}`, target);
+    throw new DataDirError(`cannot save the keys in ${target} (${code}): make ${dirname(target)} writable for the service user${code === 'ENOSPC' ? ' and free some space on it' : ''}`, target);
   }
 }
 
@@ -145,10 +145,10 @@ function unreadableMessage(file: string, code: string): string {
 /** Removes temp files of keys.json that a cut-off write left (they hold both keys); returns their names. */
 function removeLeftoverTemps(file: string): string[] {
   const removed: string[] = [];
-  for (const name of readdirSync(path.dirname(file))) {
+  for (const name of readdirSync(dirname(file))) {
     if (!isTempFileOf(file, name)) continue;
     try {
-      unlinkSync(path.join(path.dirname(file), name));
+      unlinkSync(join(dirname(file), name));
       removed.push(name);
     } catch {
       // Gone already, or not ours to remove: it is never read either way.
@@ -175,7 +175,7 @@ function fixMode(file: string, mode: number, report: KeysReport): void {
  * saved: keys from the file or the environment are used, with a warning.
  */
 export function loadOrCreateKeys(dataDir: string, fixed: FixedKeys, report: KeysReport = () => {}): RoomKeys {
-  const dir = path.resolve(dataDir);
+  const dir = resolve(dataDir);
   const state = checkDataDir(dir);
   if (state.kind === 'unusable') throw new DataDirError(state.message, dir);
   const file = keysPath(dir);
@@ -221,7 +221,7 @@ export function loadOrCreateKeys(dataDir: string, fixed: FixedKeys, report: Keys
   if (!changed) return keys;
 
   if (read.kind === 'damaged') {
-    const kept = path.join(dir, `keys.damaged-${stamp(Date.now())}.json`);
+    const kept = join(dir, `keys.damaged-${stamp(Date.now())}.json`);
     try {
       renameSync(file, kept);
     } catch (error) {

@@ -5,7 +5,7 @@
 // that arrive meanwhile are folded into one next write of the latest content.
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename, unlink, readdir } from 'node:fs/promises';
-import path from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** The file-system calls a write makes; tests pass a wrapper to fail one on purpose. */
 export interface AtomicFileOps {
@@ -42,13 +42,13 @@ export const nodeFileOps: AtomicFileOps = {
 const TEMP_MARK = '.tmp-';
 
 export function isTempFileOf(file: string, name: string): boolean {
-  return name.startsWith(`${path.basename(file)}${TEMP_MARK}`);
+  return name.startsWith(`${basename(file)}${TEMP_MARK}`);
 }
 
 /** Removes temp files a crash left behind; returns their names. */
 export async function removeLeftoverTemps(file: string, ops: AtomicFileOps = nodeFileOps): Promise<string[]> {
-  const names = (await readdir(path.dirname(file))).filter((name) => isTempFileOf(file, name));
-  for (const name of names) await ops.unlink(path.join(path.dirname(file), name)).catch(() => {});
+  const names = (await readdir(dirname(file))).filter((name) => isTempFileOf(file, name));
+  for (const name of names) await ops.unlink(join(dirname(file), name)).catch(() => {});
   return names;
 }
 
@@ -141,7 +141,7 @@ export class AtomicFile {
       }
       throw error;
     }
-    syncPathSync(path.dirname(this.file));
+    syncPathSync(dirname(this.file));
     this.writes += 1;
     content.written?.();
   }
@@ -183,7 +183,7 @@ export class AtomicFile {
       await this.#ops.unlink(temp).catch(() => {});
       throw error;
     }
-    await this.#ops.syncDirectory(path.dirname(this.file));
+    await this.#ops.syncDirectory(dirname(this.file));
     this.writes += 1;
   }
 }

@@ -4,7 +4,7 @@
 // (EXIT_DATA_DIR, which systemd does not restart). A read-only one is reported, not
 // refused: with nothing to write (the keys known) the show runs from memory.
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { resolve } from 'node:path';
 
 /** A problem with the data directory or keys.json that stops the start; the message says what to do. */
 export class DataDirError extends Error {
@@ -41,7 +41,7 @@ function cannotCreate(dir: string, code: string): string {
 
 /** Checks the data directory and makes it when missing; never throws. */
 export function checkDataDir(dataDir: string): DataDirState {
-  const dir = path.resolve(dataDir);
+  const dir = resolve(dataDir);
   let isDirectory: boolean;
   try {
     isDirectory = statSync(dir).isDirectory();

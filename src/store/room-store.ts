@@ -6,7 +6,7 @@
 // trying every few seconds; nothing refused is ever written. Nothing ticks: a
 // timer is armed only while something is unsaved.
 import { mkdir, readFile, rename, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { join } from 'node:path';
 import type { Clock, Scheduler } from '../app/clock.js';
 import type { Persistence, RoomChange } from '../app/room-service.js';
 import type { Room } from '../domain/types.js';
@@ -76,7 +76,7 @@ export class RoomStore implements Persistence {
 
   constructor(deps: RoomStoreDeps) {
     this.#deps = deps;
-    this.file = path.join(deps.dataDir, STATE_FILE);
+    this.file = join(deps.dataDir, STATE_FILE);
     this.#atomic = new AtomicFile(this.file, { ops: deps.ops ?? nodeFileOps });
     this.#coalesceMs = deps.coalesceMs ?? COALESCE_MS;
   }
@@ -128,7 +128,7 @@ export class RoomStore implements Persistence {
   }
 
   async #setAside(kind: string, reason: string): Promise<null> {
-    const kept = path.join(this.#deps.dataDir, `room.${kind}-${stamp(this.#deps.clock.wallMs())}.json`);
+    const kept = join(this.#deps.dataDir, `room.${kind}-${stamp(this.#deps.clock.wallMs())}.json`);
     try {
       await rename(this.file, kept);
       this.#deps.logger.error(

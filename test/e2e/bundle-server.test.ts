@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { buildOpenApiDocument } from '../../src/http/openapi.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bundle = path.join(root, 'dist/showclock.mjs');
@@ -169,9 +170,10 @@ describe('the bundled server over a socket', () => {
     const tooBig = await getJson(`${api}/adjust`, { method: 'POST', body: 'x'.repeat(17_000) });
     expect(tooBig.res.status).toBe(413);
 
+    // Read from dist/openapi.json (the bundle carries no generator): the document src makes.
     const doc = await getJson(`${server.base}/api/v1/openapi.json`);
     expect(doc.res.status).toBe(200);
-    expect(doc.body.openapi).toBe('3.0.3');
+    expect(doc.body).toEqual(buildOpenApiDocument());
 
     const health = await fetch(`${server.base}/healthz`);
     expect(health.status).toBe(200);
@@ -196,6 +198,28 @@ describe('the bundled server over a socket', () => {
       .filter((line) => line.msg === 'request');
     expect(requests.map((line) => line.status)).toEqual([200, 200, 200, 401, 404, 413]);
     expect(requests[0]?.route).toBe('GET /api/v1/{api_key}/start');
+  }, TEST_TIMEOUT_MS);
+
+  it('draws QR codes and serves the OpenAPI document from beside the bundle, which carries neither generator', async () => {
+    const server = await startServer({ SHOWCLOCK_DATA_DIR: tempDataDir(), SHOWCLOCK_API_KEY: API_KEY });
+    const page = await fetch(`${server.base}/control/${API_KEY}`);
+    expect(page.status).toBe(200);
+    // The viewer link's and the audience link's, drawn by dist/showclock-qr.cjs.
+    const codes = (await page.text()).match(/<svg class="qr" [^>]*viewBox="0 0 \d+ \d+"/g) ?? [];
+    expect(codes).toHaveLength(2);
+    const doc = await fetch(`${server.base}/api/v1/openapi.json`);
+    expect(doc.status).toBe(200);
+    expect(await doc.text()).toBe(readFileSync(path.join(root, 'dist/openapi.json'), 'utf8'));
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(server.stdout()).not.toMatch(/"level":50/);
+
+    // Strings of qrcode, of the document's generator (zod's JSON Schema target) and of
+    // pino's SonicBoom and transports: in the side files or nowhere, never in the bundle.
+    const text = readFileSync(path.join(root, 'dist/showclock.cjs'), 'utf8');
+    expect(readFileSync(path.join(root, 'dist/showclock-qr.cjs'), 'utf8')).toContain('Unknown EC Level');
+    for (const marker of ['Unknown EC Level', 'openapi-3.0', 'sonic boom is not ready yet', 'the worker thread exited']) {
+      expect(text).not.toContain(marker);
+    }
   }, TEST_TIMEOUT_MS);
 
   it('refuses with 429 and Retry-After over a real socket when SHOWCLOCK_RATE_LIMIT is low', async () => {
