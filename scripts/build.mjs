@@ -80,24 +80,22 @@ function standInsPlugin(sourceRoot) {
  */
 export function serviceBundleOptions({ sourceRoot = root, outfile, minify = true }) {
   return {
+    ...nodeBundleOptions(sourceRoot, minify),
     entryPoints: [path.join(sourceRoot, 'src/main.ts')],
     outfile,
-    absWorkingDir: sourceRoot,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minify,
     external: ['onoff'],
-    legalComments: 'none',
     // import.meta does not exist in CommonJS: the bundle's own file URL stands in for it.
     define: { 'import.meta.url': '__showclockBundleUrl' },
     // import() becomes require(): a script compiled by node:vm has no loader for import().
     supported: { 'dynamic-import': false },
     banner: { js: "const __showclockBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [standInsPlugin(sourceRoot)],
-    logLevel: 'warning',
   };
+}
+
+/** What the service bundle and the files beside it share: one CommonJS file each, for Node 20. */
+function nodeBundleOptions(sourceRoot, minify) {
+  return { absWorkingDir: sourceRoot, bundle: true, platform: 'node', format: 'cjs', target: 'node20', minify, legalComments: 'none', logLevel: 'warning' };
 }
 
 /**
@@ -108,17 +106,10 @@ export function serviceBundleOptions({ sourceRoot = root, outfile, minify = true
 export async function writeBundleSideFiles(dir, { sourceRoot = root, minify = true } = {}) {
   writeFileSync(path.join(dir, OPENAPI_FILE), JSON.stringify(await openApiDocument(sourceRoot)));
   const { metafile } = await build({
+    ...nodeBundleOptions(sourceRoot, minify),
     entryPoints: [path.join(sourceRoot, QR_CHUNK.entry)],
     outfile: path.join(dir, QR_CHUNK.file),
-    absWorkingDir: sourceRoot,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minify,
-    legalComments: 'none',
     metafile: true,
-    logLevel: 'warning',
   });
   const fromSrc = Object.keys(metafile.inputs).filter((input) => input.startsWith('src/') && input !== QR_CHUNK.entry);
   if (fromSrc.length > 0) throw new Error(`${QR_CHUNK.file} must hold only ${QR_CHUNK.entry} of src, not ${fromSrc.join(', ')}`);
