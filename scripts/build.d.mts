@@ -5,3 +5,4 @@ export function warmCodeCache(cacheFile: string, options?: { timeoutMs?: number 
 export function serviceBundleOptions(options: { sourceRoot?: string; outfile: string; minify?: boolean }): import('esbuild').BuildOptions;
 export function writeBundleSideFiles(dir: string, options?: { sourceRoot?: string; minify?: boolean }): Promise<void>;
 export function openApiDocument(sourceRoot?: string): Promise<Record<string, unknown>>;
+export const BESIDE_BUNDLE: readonly string[];

@@ -21,6 +21,12 @@ import { NODE_FLAGS } from './node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
+/** The files beside the bundle that its stand-ins read: see writeBundleSideFiles. */
+const QR_CHUNK = { entry: 'src/http/qr-svg.ts', file: 'showclock-qr.cjs' };
+const OPENAPI_FILE = 'openapi.json';
+/** Their names in dist/, for whoever checks that a build is whole (scripts/start.mjs). */
+export const BESIDE_BUNDLE = [OPENAPI_FILE, QR_CHUNK.file];
+
 /**
  * Modules the service bundle takes in another form, each stand-in typed against the module of
  * src it replaces (tests and tools run src as it is). V8 keeps the whole text of a bundle for
@@ -33,12 +39,8 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
  */
 const BUNDLE_STAND_INS = new Map([
   ['src/http/openapi-text.ts', 'src/http/openapi-text.bundle.ts'],
-  ['src/http/qr-svg.ts', 'src/http/qr-svg.bundle.ts'],
+  [QR_CHUNK.entry, 'src/http/qr-svg.bundle.ts'],
 ]);
-
-/** The files beside the bundle that its stand-ins read: see writeBundleSideFiles. */
-const QR_CHUNK = { entry: 'src/http/qr-svg.ts', file: 'showclock-qr.cjs' };
-const OPENAPI_FILE = 'openapi.json';
 
 // pino's transports (worker threads, thread-stream) and its SonicBoom destination are what
 // it uses when it is given no stream; the service gives it one (src/log/logger.ts), so the

@@ -3,14 +3,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer } from './build.mjs';
+import { BESIDE_BUNDLE, buildServer } from './build.mjs';
 import { NODE_ENVIRONMENT, NODE_FLAGS } from './node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const bundle = path.join(root, 'dist/showclock.mjs');
-// The launcher (above) runs the bundle, which reads the other two; a dist/ from an older
-// build may lack any of them.
-const builtFiles = ['dist/showclock.cjs', 'dist/openapi.json', 'dist/showclock-qr.cjs'].map((file) => path.join(root, file));
+// The launcher (above) runs the bundle, which reads the files beside it; a dist/ from an
+// older build may lack any of them.
+const builtFiles = ['showclock.cjs', ...BESIDE_BUNDLE].map((file) => path.join(root, 'dist', file));
 
 function newestSourceMs(dir) {
   let newest = 0;

@@ -116,7 +116,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   // The router keeps recent matches (cached-router.ts): a poller asks the same paths again and again.
   const app = new Hono<AppEnv>({ strict: false, router: new CachedRouter() });
   const clientAddress = deps.clientAddress ?? socketAddress;
-  // Built on first request, not at start: generating it costs memory a box that is never asked need not spend.
+  // The OpenAPI document's text, kept once someone asks for it (the route below says why not at start).
   let documentText: string | undefined;
 
   const throttle = new LineThrottle({
