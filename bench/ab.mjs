@@ -20,13 +20,30 @@ import { ROOT, freePort, killAll, spawnService, startService, waitHealthy } from
 import { openStreams } from './lib/sse-clients.mjs';
 import { percentile } from './lib/stats.mjs';
 import { option } from './lib/options.mjs';
+import { C_FLOOR } from './limits/build.mjs';
 
 const FLOOR = path.join(ROOT, 'bench/lib/floor-server.mjs');
-const subject = (spec) => (spec === 'floor' ? [FLOOR] : [path.resolve(spec), 'serve']);
-const subjects = { A: subject(option('a', 'floor')), B: subject(option('b', path.join(ROOT, 'dist/showclock.mjs'))) };
 /** --env-a=LOG_LEVEL=warn,X=1: more environment for one side (an experiment without a build). */
 const envOf = (spec) => Object.fromEntries((spec ?? '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-const envs = { A: envOf(option('env-a', '')), B: envOf(option('env-b', '')) };
+/**
+ * What one side runs: `floor`; `floor:socket`, `floor:handle` or `floor:native`
+ * (the floor writing each change another way, bench/limits/writers.mjs); `c` (the
+ * C floor of bench/limits/, built by its build.mjs); or a launcher.
+ */
+function subject(spec, extraEnv) {
+  if (spec === 'c') return { command: [C_FLOOR], env: extraEnv, floor: true };
+  if (spec === 'floor' || spec.startsWith('floor:')) {
+    const write = spec.slice('floor:'.length);
+    return { script: [FLOOR], env: spec === 'floor' ? extraEnv : { FLOOR_WRITE: write, ...extraEnv }, floor: true };
+  }
+  return { script: [path.resolve(spec), 'serve'], env: extraEnv, floor: false };
+}
+const subjects = {
+  A: subject(option('a', 'floor'), envOf(option('env-a', ''))),
+  B: subject(option('b', path.join(ROOT, 'dist/showclock.mjs')), envOf(option('env-b', ''))),
+};
+/** What spawnService needs of a side, beside its data directory, port and log. */
+const run = (who) => ({ script: subjects[who].script, command: subjects[who].command, env: subjects[who].env });
 const pairs = Number(option('pairs', '5'));
 const what = new Set(option('what', 'fanout,state,cmd').split(','));
 const changes = Number(option('changes', '100'));
@@ -89,7 +106,7 @@ async function state(service, who) {
 async function cmd(service, who) {
   const paths = [`${service.api}/adjust?ms=1000`, `${service.api}/adjust?ms=-1000`];
   // As the bench: the service first answers /start and /pause in series (the floor has no room to start).
-  if (subjects[who][0] !== FLOOR) await timeInSeries(service.port, [`${service.api}/start`, `${service.api}/pause`], 100 + commands);
+  if (!subjects[who].floor) await timeInSeries(service.port, [`${service.api}/start`, `${service.api}/pause`], 100 + commands);
   await timeInSeries(service.port, paths, 100);
   const cpu0 = cpuMs(service.pid);
   const times = (await timeInSeries(service.port, paths, commands)).map((t) => t.ms);
@@ -100,7 +117,7 @@ async function cmd(service, who) {
 
 async function loadPair(order) {
   for (const who of order) {
-    const service = await startService({ dataDir: freshDir(), port: await freePort(), logFile: logFile(who), script: subjects[who], env: envs[who] });
+    const service = await startService({ dataDir: freshDir(), port: await freePort(), logFile: logFile(who), ...run(who) });
     try {
       if (what.has('state')) await state(service, who);
       if (what.has('cmd')) await cmd(service, who);
@@ -113,10 +130,10 @@ async function loadPair(order) {
 
 async function startPairs() {
   const dataDirs = { A: freshDir(), B: freshDir() };
-  for (const who of ['A', 'B']) await (await startService({ dataDir: dataDirs[who], port: await freePort(), logFile: logFile(who), script: subjects[who], env: envs[who] })).stop();
+  for (const who of ['A', 'B']) await (await startService({ dataDir: dataDirs[who], port: await freePort(), logFile: logFile(who), ...run(who) })).stop();
   for (let i = 0; i < starts; i++) {
     for (const who of i % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
-      const s = await startService({ dataDir: dataDirs[who], port: await freePort(), logFile: logFile(who), script: subjects[who], env: envs[who] });
+      const s = await startService({ dataDir: dataDirs[who], port: await freePort(), logFile: logFile(who), ...run(who) });
       put(who, 'start CPU ms', cpuMs(s.pid));
       put(who, 'start wall ms', s.startMs);
       await s.stop();
@@ -130,8 +147,8 @@ async function idle() {
     for (const who of ['A', 'B']) {
       const dataDir = freshDir();
       // --saved-room: as a box boots (a first start makes the room), as the bench's idle phase does.
-      if (option('saved-room', undefined) !== undefined) await (await startService({ dataDir, port: await freePort(), logFile: logFile(who), script: subjects[who], env: envs[who] })).stop();
-      all.push({ who, s: spawnService({ dataDir, port: await freePort(), logFile: logFile(who), script: subjects[who], env: envs[who] }) });
+      if (option('saved-room', undefined) !== undefined) await (await startService({ dataDir, port: await freePort(), logFile: logFile(who), ...run(who) })).stop();
+      all.push({ who, s: spawnService({ dataDir, port: await freePort(), logFile: logFile(who), ...run(who) }) });
     }
   }
   for (const { who, s } of all) await waitHealthy(s, logFile(who));
@@ -146,10 +163,12 @@ async function idle() {
   for (const { s } of all) await s.stop();
 }
 
+const describe = (who) => [...(subjects[who].command ?? subjects[who].script ?? []), ...Object.entries(subjects[who].env).map(([k, v]) => `${k}=${v}`)].join(' ');
+
 const fmt = (v) => (Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 10 ? v.toFixed(2) : v.toFixed(3));
 
 async function main() {
-  console.log(`A: ${subjects.A.join(' ')}\nB: ${subjects.B.join(' ')}\nload average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`A: ${describe('A')}\nB: ${describe('B')}\nload average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   if (what.has('start')) await startPairs();
   if (what.has('idle')) await idle();
   if (what.has('fanout') || what.has('state') || what.has('cmd')) {

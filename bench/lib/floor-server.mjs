@@ -24,6 +24,9 @@ const streams = new Set();
  * server serialises an object of the same fields, size and order, with its time
  * fields made fresh, as the service does. Without it, a snapshot of the usual fields.
  */
+/** FLOOR_WRITE: another way to write a change to the streams (bench/limits/writers.mjs); unset, the floor's own loop. */
+const fanOut = process.env.FLOOR_WRITE ? (await import('../limits/writers.mjs')).fanOutWriter(process.env.FLOOR_WRITE) : null;
+
 const template = process.env.FLOOR_SNAPSHOT ? JSON.parse(readFileSync(process.env.FLOOR_SNAPSHOT, 'utf8')) : null;
 
 function snapshot() {
@@ -70,7 +73,8 @@ const server = http.createServer((req, res) => {
     remainingAtPause += Number(url.searchParams.get('ms') ?? 0);
     seq += 1;
     const bytes = event();
-    for (const stream of streams) stream.write(bytes);
+    if (fanOut !== null) fanOut(streams, bytes);
+    else for (const stream of streams) stream.write(bytes);
   }
   const body = url.pathname === '/healthz' ? '{"ok":true}' : JSON.stringify({ ok: true, state: snapshot() });
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });

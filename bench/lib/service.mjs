@@ -94,8 +94,9 @@ export function benchDataDir() {
 /**
  * Starts the bundle. Resolves once the process is spawned (not once it is ready:
  * the start figure measures that), with `spawnedAt` taken just before spawn().
- * @param {{ dataDir: string; port: number; logFile: string; script?: string[]; env?: Record<string, string> }} opts
+ * @param {{ dataDir: string; port: number; logFile: string; script?: string[]; command?: string[]; env?: Record<string, string> }} opts
  *   script: what to run in place of the bundle (the reference processes), with the same flags
+ *   command: a program to run in place of node (bench/limits/'s C floor)
  *   env: more environment, for experiments (bench/ab.mjs)
  */
 export function spawnService(opts) {
@@ -116,7 +117,9 @@ export function spawnService(opts) {
     ...opts.env,
   };
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...NODE_FLAGS, ...(opts.script ?? [BUNDLE, 'serve'])], { cwd: ROOT, env, stdio: ['ignore', log, log] });
+  // opts.command: a program run as it is (the C floor of bench/limits/), not a script for node.
+  const [file, ...args] = opts.command ?? [process.execPath, ...NODE_FLAGS, ...(opts.script ?? [BUNDLE, 'serve'])];
+  const child = spawn(file, args, { cwd: ROOT, env, stdio: ['ignore', log, log] });
   closeSync(log);
   live.add(child);
   const exited = new Promise((resolve) =>
