@@ -161,6 +161,16 @@ function readJsonObject(op: Operation, text: string): BodyObject {
   return { ok: true, body: body as Record<string, unknown> };
 }
 
+/** A form body that is really JSON: no field of a form starts with a brace or a bracket. */
+function looksLikeJson(body: string): boolean {
+  const first = body.trimStart()[0];
+  return first === '{' || first === '[';
+}
+
+function jsonSentAsForm(op: Operation): string {
+  return `body: looks like JSON but came as a form (Content-Type: application/x-www-form-urlencoded, what curl -d sends unless told otherwise): send it with Content-Type: application/json, e.g. ${exampleText(op)}`;
+}
+
 function isFormBody(contentType: string | undefined): boolean {
   return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
 }
@@ -178,6 +188,9 @@ export function parseInput(op: Operation, method: Method, request: RawRequest): 
   const gathered = new Gathered();
   if (isFormBody(request.contentType)) {
     if (!takesInput) return NO_INPUT;
+    // `curl -d '{"ms":-30000}'` without -H sends JSON labelled as a form: read as a
+    // form it is one nameless field, and the operation would go ahead without it.
+    if (looksLikeJson(request.body)) return { ok: false, error: jsonSentAsForm(op) };
     gathered.takeUrlEncoded(names, decodeUrlEncodedMap(request.body), 'body');
     gathered.takeUrlEncoded(names, decodeUrlEncodedMap(queryOf(request.url)), 'query');
     return validate(op, gathered, 'query');

@@ -115,8 +115,25 @@ describe('form-encoded bodies are read by the query\'s rules', () => {
   it('a form body is not JSON: JSON spellings are refused naming the field', async () => {
     const { api } = setup();
     expect(errorOf(await api.post('/message/set', 'text=Hi&flash=true', { headers: FORM }), 400)).toMatch(/^flash: must be 0 or 1/);
-    expect(errorOf(await api.post('/adjust', '{"ms": 5000}', { headers: FORM }), 400)).toMatch(/^ms: is required/);
     expect(errorOf(await api.post('/adjust', 'ms=5%', { headers: FORM }), 400)).toMatch(/^ms: broken percent-encoding in the body/);
+  });
+
+  it('JSON sent as a form (curl -d without a Content-Type) is refused, not read as no fields', async () => {
+    const { t, api } = setup();
+    const before = t.service.snapshot();
+    // Every field of POST /timers is optional: read as a form, this body would make a default timer.
+    const refused = errorOf(await api.post('/timers', '{"label":"Intro","duration":300000}', { headers: FORM }), 400);
+    expect(refused).toMatch(/^body: looks like JSON but came as a form \(Content-Type: application\/x-www-form-urlencoded/);
+    expect(refused).toContain('send it with Content-Type: application/json, e.g. {');
+    expect(errorOf(await api.post('/adjust?ms=5000', ' \n{"ms": 5000}', { headers: FORM }), 400)).toMatch(/^body: looks like JSON/);
+    expect(errorOf(await api.post('/timers', '[{"label":"Intro"}]', { headers: FORM }), 400)).toMatch(/^body: looks like JSON/);
+    // Nothing happened: no timer, no change of time, seq where it was.
+    const after = t.service.snapshot();
+    expect(after.timers).toEqual(before.timers);
+    expect(after.seq).toBe(before.seq);
+    // The same JSON labelled as JSON goes through; a real form still does.
+    expect((await api.post('/timers', { label: 'Intro', duration: 300_000 })).body).toMatchObject({ timer: { label: 'Intro', duration: 300_000 } });
+    expect(stateOf(await api.post('/adjust', 'ms=5000', { headers: FORM })).seq).toBeGreaterThan(before.seq);
   });
 
   it('the body wins over the query; the query fills in what the body lacks', async () => {
