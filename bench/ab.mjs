@@ -9,7 +9,7 @@
 //   --a / --b: a launcher (dist/showclock.mjs of a copy of dist/), or `floor` for bench/lib/floor-server.mjs
 //   --env-a=LOG_LEVEL=warn (and --env-b): more environment for one side
 //   --changes=100 --streams=500 --seconds=6 --commands=2000 --starts=7 --idle-ms=30000
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +31,10 @@ const envOf = (spec) => Object.fromEntries((spec ?? '').split(',').filter((kv) =
  * C floor of bench/limits/, built by its build.mjs); or a launcher.
  */
 function subject(spec, extraEnv) {
-  if (spec === 'c') return { command: [C_FLOOR], env: extraEnv, floor: true };
+  if (spec === 'c') {
+    if (!existsSync(C_FLOOR)) throw new Error(`--a/--b=c: ${C_FLOOR} is not built; run node bench/limits/build.mjs first`);
+    return { command: [C_FLOOR], env: extraEnv, floor: true };
+  }
   if (spec === 'floor' || spec.startsWith('floor:')) {
     const write = spec.slice('floor:'.length);
     return { script: [FLOOR], env: spec === 'floor' ? extraEnv : { FLOOR_WRITE: write, ...extraEnv }, floor: true };

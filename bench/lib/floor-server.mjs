@@ -18,15 +18,15 @@ let seq = 1;
 let remainingAtPause = 600_000;
 const streams = new Set();
 
+/** FLOOR_WRITE: another way to write a change to the streams (bench/limits/writers.mjs); unset, the floor's own loop. */
+const fanOut = process.env.FLOOR_WRITE ? (await import('../limits/writers.mjs')).fanOutWriter(process.env.FLOOR_WRITE) : null;
+
 /**
  * The service's own snapshot, when the bench hands it one (FLOOR_SNAPSHOT: a file
  * holding the `state` of the service's GET /state in the same run): then this
  * server serialises an object of the same fields, size and order, with its time
  * fields made fresh, as the service does. Without it, a snapshot of the usual fields.
  */
-/** FLOOR_WRITE: another way to write a change to the streams (bench/limits/writers.mjs); unset, the floor's own loop. */
-const fanOut = process.env.FLOOR_WRITE ? (await import('../limits/writers.mjs')).fanOutWriter(process.env.FLOOR_WRITE) : null;
-
 const template = process.env.FLOOR_SNAPSHOT ? JSON.parse(readFileSync(process.env.FLOOR_SNAPSHOT, 'utf8')) : null;
 
 function snapshot() {
