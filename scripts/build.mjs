@@ -125,15 +125,8 @@ export async function openApiDocument(sourceRoot = root) {
   const dir = mkdtempSync(path.join(tmpdir(), 'showclock-openapi-'));
   try {
     const module = path.join(dir, 'openapi.mjs');
-    await build({
-      entryPoints: [path.join(sourceRoot, 'src/http/openapi.ts')],
-      outfile: module,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      logLevel: 'warning',
-    });
+    // An ES module, so that it can be imported here; unminified, as it is thrown away.
+    await build({ ...nodeBundleOptions(sourceRoot, false), format: 'esm', entryPoints: [path.join(sourceRoot, 'src/http/openapi.ts')], outfile: module });
     const { buildOpenApiDocument } = await import(pathToFileURL(module).href);
     return buildOpenApiDocument();
   } finally {
