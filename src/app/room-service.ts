@@ -66,12 +66,30 @@ export class NotDone extends Error {
   }
 }
 
+/**
+ * A change that is saved before it happens (see Persistence.saveFirst). The store
+ * asks for the room to write when its write starts, so the file gets the room as
+ * it is then, with this change; and it lets the change happen the moment that
+ * file is on disk, before any other write starts: so no later write can hold a
+ * room without it, and no write ever holds a room older than an earlier write.
+ */
+export interface SaveFirst {
+  /** The room with the change applied to the room as it is now; null when the change would no longer change anything. */
+  prepare(): Room | null;
+  /** The prepared room is on disk: the change happens now, synchronously. */
+  commit(): void;
+}
+
 /** Where changes go to be kept; see src/store. */
 export interface Persistence {
   /** True when a change with this seq may be published before anything more is written. */
   canPublish(seq: number): boolean;
-  /** Puts `room`, a change that has not happened yet, on disk; rejects (and never writes it later) when it cannot. */
-  saveFirst(room: Room): Promise<void>;
+  /**
+   * Puts a change that has not happened yet on disk and then makes it happen
+   * (`commit`). The change happened if and only if `commit` ran; when it did not,
+   * the promise rejects and the change is never written later.
+   */
+  saveFirst(change: SaveFirst): Promise<void>;
   /** A change that happened; the store keeps it in its own time and reports its own failures. */
   record(change: RoomChange): void;
 }
@@ -82,6 +100,13 @@ export interface Persistence {
  * wait a turn of the microtask queue for it (src/http/app.ts does).
  */
 export const DONE: Promise<void> = Promise.resolve();
+
+type Applied = ReturnType<typeof applyCommand>;
+
+function refusedError(outcome: Outcome): NotDone {
+  if (outcome.ok) throw new Error('a refusal was asked of an outcome that is ok');
+  return new NotDone('refused', outcome.error.message, outcome.error);
+}
 
 function stoppingError(): NotDone {
   return new NotDone('stopping', 'the service is stopping: nothing was changed; try again once it is back');
@@ -94,7 +119,14 @@ function stopping(): Promise<void> {
   return refused;
 }
 
-const nothingToKeep: Persistence = { canPublish: () => true, saveFirst: () => Promise.resolve(), record: () => {} };
+const nothingToKeep: Persistence = {
+  canPublish: () => true,
+  saveFirst: (change) => {
+    if (change.prepare() !== null) change.commit();
+    return Promise.resolve();
+  },
+  record: () => {},
+};
 
 /**
  * Running-order edits and audience questions must be on disk before they are
@@ -257,30 +289,51 @@ export class RoomService {
   }
 
   /**
-   * A change that must be on disk before it happens. Transport, messages and
-   * switches never wait for it, so when its turn comes the command is applied to
-   * the room as it is then; once saved, it is applied once more if anything came
-   * in meanwhile (the running order, the only thing it touches, cannot have moved:
-   * only these changes touch it, one at a time).
+   * A change that must be on disk before it happens, one at a time in the order
+   * they came. Transport, messages and switches never wait for it: the store
+   * applies the command to the room as it is when the write starts, and once that
+   * is on disk the command is applied to the room as it is then (the same room
+   * unless something came in during the write; the running order, the only thing
+   * such a change touches, cannot have moved: only these changes touch it, one at
+   * a time). A refusal is found before anything is written.
    */
   #saveThenApply(command: Command, source: CommandSource): Promise<void> {
     const turn = this.#saveQueue.then(async () => {
       if (!this.#accepting) throw stoppingError();
-      const base = this.#room;
-      const candidate = applyCommand(base, command, this.#now());
-      if (!candidate.outcome.ok) throw new NotDone('refused', candidate.outcome.error.message, candidate.outcome.error);
-      if (candidate.room.seq === base.seq) return;
+      const checked = applyCommand(this.#room, command, this.#now());
+      if (!checked.outcome.ok) throw refusedError(checked.outcome);
+      if (checked.room.seq === this.#room.seq) return;
+      let prepared: { readonly base: Room; readonly applied: Applied } | null = null;
+      let refusedAtWrite: Outcome | null = null;
+      let committed = false;
+      const change: SaveFirst = {
+        prepare: () => {
+          const base = this.#room;
+          const applied = applyCommand(base, command, this.#now());
+          prepared = null;
+          refusedAtWrite = applied.outcome.ok ? null : applied.outcome;
+          if (!applied.outcome.ok || applied.room.seq === base.seq) return null;
+          prepared = { base, applied };
+          return applied.room;
+        },
+        commit: () => {
+          if (prepared === null) return;
+          // On disk: it happens now, even if a stop began meanwhile (the stop waits for this queue).
+          const now = this.#room;
+          const applied = now === prepared.base ? prepared.applied : applyCommand(now, command, this.#now());
+          if (!applied.outcome.ok) return;
+          committed = true;
+          this.#commit(applied.room, now, command, source);
+          this.#tell(applied.time, applied.room);
+        },
+      };
       try {
-        await this.#persistence.saveFirst(candidate.room);
+        await this.#persistence.saveFirst(change);
       } catch (error) {
-        throw new NotDone('storage', `the change could not be saved, so it was not made (${error instanceof Error ? error.message : String(error)})`);
+        // Only a change that did not happen is refused: one whose file stayed when a later step failed did happen.
+        if (!committed) throw new NotDone('storage', `the change could not be saved, so it was not made (${error instanceof Error ? error.message : String(error)})`);
       }
-      // On disk: it happens now, even if a stop began meanwhile (the stop waits for this queue).
-      // What it touches (running order, tags, questions) only changes in this queue, one at a time.
-      const now = this.#room;
-      const applied = now === base ? candidate : applyCommand(now, command, this.#now());
-      this.#commit(applied.room, now, command, source);
-      this.#tell(applied.time, applied.room);
+      if (!committed && refusedAtWrite !== null) throw refusedError(refusedAtWrite);
     });
     this.#saveQueue = turn.catch(() => {});
     return turn;

@@ -34,6 +34,8 @@ export const OSC_FEEDBACK_MAX = 32;
 const portSchema = () =>
   z.number({ error: 'expected a number' }).check(z.int('expected a whole number'), z.gte(0, 'expected 0 to 65535'), z.lte(65535, 'expected 0 to 65535'));
 const rateLimitSchema = () => z.number({ error: 'expected a number' }).check(z.int('expected a whole number'), z.gte(1, 'expected at least 1'));
+const storageCheckSchema = () =>
+  z.number({ error: 'expected a number' }).check(z.int('expected a whole number'), z.gte(1, 'expected 1 to 3600 seconds'), z.lte(3600, 'expected 1 to 3600 seconds'));
 
 function configFileSchema() {
   const port = portSchema();
@@ -75,6 +77,7 @@ function configFileSchema() {
     host: z.optional(host),
     dataDir: z.optional(z.string({ error: 'expected a string' }).check(z.minLength(1, 'expected a directory path'))),
     rateLimit: z.optional(rateLimit),
+    storageCheckSeconds: z.optional(storageCheckSchema()),
     logLevel: z.optional(z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })),
     gpio: z.optional(gpioConfigSchema()),
     osc: z.optional(OscConfigSchema),
@@ -111,6 +114,8 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly rateLimit: number;
+  /** How often the data directory, keys.json and room.json are checked, and a quiet card is written to (storage-watch.ts). */
+  readonly storageCheckSeconds: number;
   readonly logLevel: string;
   readonly gpioMode: GpioMode;
   readonly gpio: GpioConfig;
@@ -122,7 +127,7 @@ export interface Config {
   readonly configPath: string | undefined;
 }
 
-export const DEFAULTS = { port: 8080, host: '0.0.0.0', dataDir: './data', rateLimit: 100, logLevel: 'info', gpioMode: 'auto' } as const;
+export const DEFAULTS = { port: 8080, host: '0.0.0.0', dataDir: './data', rateLimit: 100, storageCheckSeconds: 10, logLevel: 'info', gpioMode: 'auto' } as const;
 
 const ARTICLE_AN = new Set(['object', 'array', 'integer', 'int']);
 
@@ -221,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     host: (env.HOST === undefined || env.HOST === '' ? undefined : env.HOST) ?? file.host ?? DEFAULTS.host,
     dataDir: resolve(cwd, (env.SHOWCLOCK_DATA_DIR === undefined || env.SHOWCLOCK_DATA_DIR === '' ? undefined : env.SHOWCLOCK_DATA_DIR) ?? file.dataDir ?? DEFAULTS.dataDir),
     rateLimit: envNumber(env, 'SHOWCLOCK_RATE_LIMIT', rateLimitSchema) ?? file.rateLimit ?? DEFAULTS.rateLimit,
+    storageCheckSeconds: envNumber(env, 'SHOWCLOCK_STORAGE_CHECK_SECONDS', storageCheckSchema) ?? file.storageCheckSeconds ?? DEFAULTS.storageCheckSeconds,
     logLevel: (env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? undefined : env.LOG_LEVEL) ?? file.logLevel ?? DEFAULTS.logLevel,
     gpioMode: (gpioModeRaw === undefined || gpioModeRaw === '' ? DEFAULTS.gpioMode : gpioModeRaw) as GpioMode,
     gpio: file.gpio ?? {},

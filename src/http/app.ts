@@ -6,6 +6,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Scheduler } from '../app/clock.js';
 import { DONE, NotDone, type RoomService, type CommandSource } from '../app/room-service.js';
 import type { StorageHealth } from '../store/room-store.js';
+import type { LogoFiles } from '../store/logo-files.js';
 import type { CommandError } from '../domain/types.js';
 import type { Outcome } from '../domain/engine.js';
 import type { RoomKeys } from '../keys/key-file.js';
@@ -53,8 +54,8 @@ export interface HttpDeps {
   readonly viewer?: ViewerDeps;
   /** Wakes the request log to summarise the lines it left out; unref'd timers on the limiter's clock by default. */
   readonly scheduler?: Scheduler;
-  /** Where uploaded logos are kept (logo-routes.ts); without it an upload is 503. */
-  readonly dataDir?: string;
+  /** Where uploaded logos are kept (src/store/logo-files.ts); without them an upload is 503. */
+  readonly logos?: LogoFiles;
 }
 
 export type AppEnv = {
@@ -95,9 +96,13 @@ export function routePattern(method: string, op: Operation): string {
  * second from a poller would bury the commands, and the line costs about a
  * tenth of the CPU of such a read (BENCHMARKS.md). LOG_LEVEL=debug shows them.
  */
-function requestLog(logger: Logger, throttle: LineThrottle): MiddlewareHandler<AppEnv> {
+function requestLog(logger: Logger, throttle: LineThrottle, storage: () => StorageHealth): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const startedMs = performance.now();
+    // Every answer (pages, the audience form, streams' refusals, the API) says when the room is not
+    // being saved: gathered here, where every request passes, rather than in a middleware of its own.
+    const health = storage();
+    if (!health.saving) addAnswerHeaders(c, storageHeader(health));
     await next();
     const status = c.res.status;
     const level = c.get('read') === true && status < 400 ? 'debug' : 'info';
@@ -131,7 +136,8 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
         `suppressed ${suppressed} request lines from ${address}: more than ${LOG_LINES_PER_ADDRESS} a minute of wrong keys or unknown paths`,
       ),
   });
-  app.use('*', requestLog(deps.logger, throttle));
+  const storage = deps.storage ?? (() => SAVING);
+  app.use('*', requestLog(deps.logger, throttle, storage));
 
   app.onError((error, c) => {
     // Not the box's fault, and nobody is left to answer: one line, no stack, never a 500.
@@ -160,8 +166,6 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   app.notFound((c) =>
     isApiPath(c.req.path) ? errorResponse(c, 404, 'unknown operation: see /api/v1/openapi.json for the list of operations') : unknownPath(c),
   );
-
-  const storage = deps.storage ?? (() => SAVING);
 
   // 503 for a monitor whenever something is wrong: stopping, or the room not being saved (the body says which).
   app.get('/healthz', (c) => {

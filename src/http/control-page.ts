@@ -10,7 +10,7 @@
 import type { Context, Hono } from 'hono';
 import { qrSvg } from './qr-svg.js';
 import { publicHost } from '../app/urls.js';
-import { addAnswerHeaders } from './answer.js';
+import { addAnswerHeaders, answer } from './answer.js';
 import type { AppEnv, Keys } from './app.js';
 import { hitForAddress } from './address-quota.js';
 import { askQrSvg, askUrl } from './ask-link.js';
@@ -71,6 +71,6 @@ export function mountControlPage(app: Hono<AppEnv>, deps: ControlPageDeps): void
       askUrl: audienceUrl,
       askQrSvg: askQrSvg(audienceUrl),
     });
-    return c.body(html, 200, headers);
+    return answer(c, html, 200, headers);
   });
 }

@@ -5,6 +5,7 @@
 // a field, which the page's script turns into /control/{key} (or /view/{key}).
 import type { Hono } from 'hono';
 import type { AppEnv } from './app.js';
+import { answer } from './answer.js';
 import { CONTROL_STYLE_HREF } from './control-page-html.js';
 import { pageHead } from './page-head.js';
 import { pageHeaders } from './page-headers.js';
@@ -62,7 +63,7 @@ Developers: the API is described at <a href="/api/v1/openapi.json">/api/v1/opena
 export function mountFrontDoor(app: Hono<AppEnv>): void {
   app.get('/', (c) => {
     c.set('route', 'GET /');
-    return c.body(FRONT_DOOR_HTML, 200, pageHeaders({ keyInUrl: false }));
+    return answer(c, FRONT_DOOR_HTML, 200, pageHeaders({ keyInUrl: false }));
   });
   for (const path of ['/favicon.svg', '/favicon.ico']) {
     app.get(path, (c) => {

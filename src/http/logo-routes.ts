@@ -3,14 +3,13 @@
 // directory as logo-<version>, then the room learns only the version (`display.logo`,
 // one change through the dispatch). Served at /logo/<version> without a key (viewers
 // show it), immutable (a new logo is a new URL); an SVG under a CSP sandbox, so no
-// script in it runs even when the URL is opened on its own.
-import { unlink, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// script in it runs even when the URL is opened on its own. The files themselves,
+// and when an old one may go, are the store's (src/store/logo-files.ts).
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { NotDone, type RoomService } from '../app/room-service.js';
 import { LOGO_VERSION_PATTERN } from '../domain/display-settings.js';
-import { AtomicFile } from '../store/atomic-file.js';
+import type { LogoFiles } from '../store/logo-files.js';
 import type { AppEnv } from './app.js';
 import { errorResponse } from './api-errors.js';
 import { MAX_BODY_BYTES } from './body-size.js';
@@ -19,12 +18,8 @@ import { checkLogo, LOGO_TYPE_OF_EXTENSION, MAX_LOGO_BYTES, SVG_CSP, type LogoEx
 
 export interface LogoDeps {
   readonly service: RoomService;
-  /** Where logos are kept; without one (tests of other things) an upload is 503. */
-  readonly dataDir?: string;
-}
-
-function logoFile(dataDir: string, version: string): string {
-  return join(dataDir, `logo-${version}`);
+  /** Where logos are kept; without them (tests of other things) an upload is 503. */
+  readonly logos?: LogoFiles;
 }
 
 /** Dispatches the change and waits for it as the operations do; a Response when it failed. */
@@ -40,14 +35,19 @@ async function setLogo(c: Context<AppEnv>, service: RoomService, logo: string | 
   return null;
 }
 
-/** The old file goes once the room no longer names it; a leftover is harmless (never served), so a failure is ignored. */
-async function removeUnused(dataDir: string, service: RoomService, version: string | null): Promise<void> {
-  if (version === null || service.room.display.logo === version) return;
-  await unlink(logoFile(dataDir, version)).catch(() => {});
+/** The upload's file could not be written: nothing changed, and the answer says where to look, as for a refused edit. */
+function notStored(c: Context<AppEnv>, error: unknown): Response {
+  const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+  return errorResponse(
+    c,
+    503,
+    `nothing was changed: the logo could not be saved to disk (${code}); transport, messages and switches still work. ` +
+      'Check the SD card and free space (the service log and /healthz have the details)',
+  );
 }
 
 export function mountLogo(app: Hono<AppEnv>, deps: LogoDeps): void {
-  const { service, dataDir } = deps;
+  const { service, logos } = deps;
   const noDataDir = (c: Context<AppEnv>) => errorResponse(c, 503, 'logos cannot be stored: the service runs without a data directory');
 
   app.post(
@@ -61,13 +61,17 @@ export function mountLogo(app: Hono<AppEnv>, deps: LogoDeps): void {
       const bytes = new Uint8Array(await c.req.arrayBuffer());
       const checked = checkLogo(c.req.header('content-type'), bytes);
       if (!checked.ok) return errorResponse(c, 400, checked.message);
-      if (dataDir === undefined) return noDataDir(c);
+      if (logos === undefined) return noDataDir(c);
       const previous = service.room.display.logo;
       // The file first: the room never names a logo that is not on disk.
-      await new AtomicFile(logoFile(dataDir, checked.version), { mode: 0o644 }).write(() => ({ text: bytes }));
+      try {
+        await logos.save(checked.version, bytes);
+      } catch (error) {
+        return notStored(c, error);
+      }
       const failed = await setLogo(c, service, checked.version);
       if (failed !== null) return failed;
-      await removeUnused(dataDir, service, previous);
+      logos.retire(previous, service.room);
       return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
     },
   );
@@ -81,7 +85,7 @@ export function mountLogo(app: Hono<AppEnv>, deps: LogoDeps): void {
     const previous = service.room.display.logo;
     const failed = await setLogo(c, service, null);
     if (failed !== null) return failed;
-    if (dataDir !== undefined) await removeUnused(dataDir, service, previous);
+    logos?.retire(previous, service.room);
     return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
   });
 
@@ -91,13 +95,11 @@ export function mountLogo(app: Hono<AppEnv>, deps: LogoDeps): void {
     const version = c.req.param('version');
     // Only the room's current logo: a name from the URL never reaches the file system otherwise.
     const match = LOGO_VERSION_PATTERN.exec(version);
-    if (dataDir === undefined || match === null || service.room.display.logo !== version) {
+    if (logos === undefined || match === null || service.room.display.logo !== version) {
       return answer(c, 'no such logo', 404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
     }
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(logoFile(dataDir, version));
-    } catch {
+    const bytes = await logos.read(version);
+    if (bytes === null) {
       return answer(c, 'the logo file is missing from the data directory', 404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
     }
     const type = LOGO_TYPE_OF_EXTENSION[match[1] as LogoExtension];

@@ -6,10 +6,11 @@ import { createRoom } from '../domain/room.js';
 import { boxTimeZone } from '../app/box-time-zone.js';
 import type { Room } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
+import type { LogoFiles } from './logo-files.js';
 import { restoreRoom } from './restore.js';
 import type { RoomStore } from './room-store.js';
 
-export async function openRoom(store: RoomStore, deps: { clock: Clock; logger: Logger; newTimerId: () => string }): Promise<Room> {
+export async function openRoom(store: RoomStore, deps: { clock: Clock; logger: Logger; newTimerId: () => string; logos?: LogoFiles }): Promise<Room> {
   const { clock, logger } = deps;
   const document = await store.load();
   let room: Room;
@@ -30,5 +31,7 @@ export async function openRoom(store: RoomStore, deps: { clock: Clock; logger: L
       );
     }
   }
+  // Logo files the room does not name go; a logo whose file is gone is shown as none.
+  if (deps.logos !== undefined) room = await deps.logos.reconcile(room);
   return store.start(room, { restored: document !== null });
 }

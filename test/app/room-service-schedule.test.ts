@@ -57,7 +57,15 @@ function setup(room: Room) {
     clock,
     scheduler,
     onTimeNotice: (n) => notices.push(n),
-    persistence: { canPublish: () => true, saveFirst: () => Promise.resolve(), record: (c) => recorded.push(c) },
+    persistence: {
+      canPublish: () => true,
+      // A store whose writes land at once: the change happens as it is saved.
+      saveFirst: (change) => {
+        if (change.prepare() !== null) change.commit();
+        return Promise.resolve();
+      },
+      record: (c) => recorded.push(c),
+    },
   });
   const changes: RoomChange[] = [];
   service.subscribe((c) => changes.push(c));

@@ -309,9 +309,19 @@ function recordingStore(opts: { reserveTo?: number } = {}) {
   const pending: { resolve: () => void; reject: (error: Error) => void }[] = [];
   const persistence: Persistence = {
     canPublish: (seq) => seq <= (opts.reserveTo ?? Number.POSITIVE_INFINITY),
-    saveFirst: (room) => {
-      savedFirst.push(room);
-      return new Promise<void>((resolve, reject) => pending.push({ resolve, reject }));
+    // Prepared when asked (a real store prepares when its write starts), committed when the test lets the save land.
+    saveFirst: (change) => {
+      const room = change.prepare();
+      if (room !== null) savedFirst.push(room);
+      return new Promise<void>((resolve, reject) =>
+        pending.push({
+          resolve: () => {
+            if (room !== null) change.commit();
+            resolve();
+          },
+          reject,
+        }),
+      );
     },
     record: (change) => void recorded.push(change),
   };

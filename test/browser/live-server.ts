@@ -15,6 +15,7 @@ import { createApp } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { PushHub } from '../../src/push/push-hub.js';
+import { LogoFiles } from '../../src/store/logo-files.js';
 import { buildDisplayBundle, launchChromium } from './browser-kit.js';
 
 export const API_KEY = 'BrowserApiKey_0123456789abcdefGH';
@@ -44,7 +45,7 @@ export async function startLiveServer(opts: { pagesDir: string; port?: number; r
     logger: createLogger({ level: 'fatal', secrets: () => [API_KEY, VIEWER_KEY], sink: { write: () => {} } }),
     newTimerId: () => `b${(n += 1)}`,
     viewer: { hub, pagesDirs: [opts.pagesDir] },
-    ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
+    ...(opts.dataDir === undefined ? {} : { logos: new LogoFiles({ dataDir: opts.dataDir }) }),
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s as Server));

@@ -11,6 +11,7 @@ import type { Room } from '../../src/domain/types.js';
 import { createApp, type AppEnv, type Keys } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
+import { LogoFiles } from '../../src/store/logo-files.js';
 
 export const API_KEY = 'TestApiKey_0123456789-abcdefGH';
 export const VIEWER_KEY = 'TestViewerKey_9876543210-zyxwVU';
@@ -130,7 +131,7 @@ export function createTestApp(opts: TestAppOptions = {}): TestApp {
     logger,
     newTimerId: counterIds(() => service.room),
     clientAddress: (c) => c.req.header(CLIENT_HEADER) ?? DEFAULT_CLIENT,
-    ...(opts.dataDir === undefined ? {} : { dataDir: opts.dataDir }),
+    ...(opts.dataDir === undefined ? {} : { logos: new LogoFiles({ dataDir: opts.dataDir }) }),
   });
 
   const request = async (path: string, init: RequestInit & { client?: string } = {}): Promise<Response> => {
