@@ -62,13 +62,14 @@ export function mountLogo(app: Hono<AppEnv>, deps: LogoDeps): void {
       const checked = checkLogo(c.req.header('content-type'), bytes);
       if (!checked.ok) return errorResponse(c, 400, checked.message);
       if (logos === undefined) return noDataDir(c);
-      const previous = service.room.display.logo;
       // The file first: the room never names a logo that is not on disk.
       try {
         await logos.save(checked.version, bytes);
       } catch (error) {
         return notStored(c, error);
       }
+      // Read after the save: another upload may have replaced it meanwhile.
+      const previous = service.room.display.logo;
       const failed = await setLogo(c, service, checked.version);
       if (failed !== null) return failed;
       logos.retire(previous, service.room);

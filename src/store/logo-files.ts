@@ -26,6 +26,8 @@ export class LogoFiles {
   readonly #retired = new Set<string>();
   /** Without a store (nothing is saved) a retired file goes at once. */
   readonly #waitForSave: boolean;
+  /** One writer per file: two uploads of the same logo at once take turns (and never share a temp file). */
+  readonly #writers = new Map<string, AtomicFile>();
 
   constructor(deps: { dataDir: string; saved?: SavedRooms; ops?: AtomicFileOps; logger?: Logger }) {
     this.#dataDir = deps.dataDir;
@@ -42,7 +44,12 @@ export class LogoFiles {
   /** Writes the logo's file, synced; resolves once it is on disk, rejects when it cannot be written. */
   async save(version: string, bytes: Uint8Array): Promise<void> {
     this.#retired.delete(version);
-    await new AtomicFile(this.#file(version), { ops: this.#ops, mode: 0o644 }).write(() => ({ text: bytes }));
+    let writer = this.#writers.get(version);
+    if (writer === undefined) {
+      writer = new AtomicFile(this.#file(version), { ops: this.#ops, mode: 0o644 });
+      this.#writers.set(version, writer);
+    }
+    await writer.write(() => ({ text: bytes }));
   }
 
   /** The logo's bytes; null when there is no such file. */
@@ -78,6 +85,7 @@ export class LogoFiles {
   }
 
   async #remove(version: string): Promise<void> {
+    this.#writers.delete(version);
     // A leftover is harmless (never served, removed at the next start), so a failure is only logged.
     await this.#ops.unlink(this.#file(version)).catch((error: unknown) => {
       this.#logger?.warn({ version, code: (error as NodeJS.ErrnoException).code }, 'could not remove a logo file the room no longer names; it is removed at the next start');
