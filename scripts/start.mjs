@@ -1,10 +1,14 @@
 // `npm start`: builds the bundle when it is missing or older than the sources, then runs it.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isatty } from 'node:tty';
 import { BESIDE_BUNDLE, buildServer } from './build.mjs';
 import { NODE_ENVIRONMENT, NODE_FLAGS } from './node-flags.mjs';
+
+// Which stdio fds are terminals, taken before anything can close that terminal (see the end).
+const stdioTtys = [0, 1, 2].filter((fd) => isatty(fd));
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const bundle = path.join(root, 'dist/showclock.mjs');
@@ -62,4 +66,12 @@ const orphanWatch = setInterval(() => {
   if (process.ppid !== parentPid || watched.some((pid) => !alive(pid))) child.kill('SIGTERM');
 }, 1_000);
 orphanWatch.unref();
-child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128)));
+// Exits as the service did. The stdio fds of a terminal that has been closed (a
+// tty that was one at start and no longer answers as one) are closed first: Node
+// 20 would die of SIGABRT or SIGSEGV on the way out, restoring that hung-up tty's
+// settings (nodejs/node#51519), and it skips a closed fd. As the service does
+// (src/app/exit-after-hangup.ts).
+child.on('exit', (code, signal) => {
+  for (const fd of stdioTtys) if (!isatty(fd)) closeSync(fd);
+  process.exit(code ?? (signal === null ? 1 : 128));
+});

@@ -6,11 +6,12 @@ import { systemClock, timeoutScheduler } from './app/clock.js';
 import { RoomService } from './app/room-service.js';
 import { logTimeNotice } from './app/time-notice-log.js';
 import { Shutdown } from './app/shutdown.js';
+import { exitAfterHangup } from './app/exit-after-hangup.js';
 import { newTimerIdFor, randomTimerId } from './app/timer-ids.js';
 import { roomUrls } from './app/urls.js';
 import { createApp } from './http/app.js';
 import { FixedWindowLimiter } from './http/rate-limit.js';
-import { loadOrCreateKeys, type FixedKeys, type RoomKeys } from './keys/key-file.js';
+import { KEYS_FILE, loadOrCreateKeys, writeKeys, type FixedKeys, type RoomKeys } from './keys/key-file.js';
 import { KeyWatcher } from './keys/key-watcher.js';
 import { startGpio } from './gpio/gpio-adapter.js';
 import { createLogger, type Logger } from './log/logger.js';
@@ -18,7 +19,9 @@ import { DataDirError } from './store/data-dir.js';
 import { openRoom } from './store/open-room.js';
 import { PushHub } from './push/push-hub.js';
 import { storageEvent } from './push/sse-format.js';
+import { LogoFiles } from './store/logo-files.js';
 import { RoomStore } from './store/room-store.js';
+import { StorageWatch } from './store/storage-watch.js';
 import { notifyReady } from './systemd/notify-ready.js';
 
 /** After the store is flushed, how long answers still being sent get before their connections are cut. */
@@ -82,7 +85,7 @@ async function serveRoom(): Promise<void> {
   // Stop order: the room is made durable first (setDurableRoom below), then the
   // closers run in reverse order of `shutdown.add`: adapters (push streams, GPIO)
   // add theirs as they start, so they stop after the HTTP server stops accepting.
-  const shutdown = new Shutdown({ logger, exit: (code) => process.exit(code) });
+  const shutdown = new Shutdown({ logger, exit: exitAfterHangup });
   // Listen for signals from the start: one that arrives while the service is still
   // starting runs the closers registered so far instead of killing the process mid-write.
   // SIGHUP: the terminal that ran `npm start` was closed.
@@ -101,7 +104,9 @@ async function serveRoom(): Promise<void> {
 
   const scheduler = timeoutScheduler(systemClock);
   const store = new RoomStore({ dataDir: config.dataDir, clock: systemClock, scheduler, logger });
-  const initialRoom = await openRoom(store, { clock: systemClock, logger, newTimerId: randomTimerId });
+  // Uploaded logos live beside the room file, and follow it (removed once a saved room no longer names them).
+  const logos = new LogoFiles({ dataDir: config.dataDir, saved: store, logger });
+  const initialRoom = await openRoom(store, { clock: systemClock, logger, newTimerId: randomTimerId, logos });
 
   const roomService = new RoomService({
     initialRoom,
@@ -151,6 +156,24 @@ async function serveRoom(): Promise<void> {
   keyWatcher.start();
   shutdown.add('key watcher', () => keyWatcher.close());
 
+  // The card, watched: a vanished directory or keys.json written back, room.json checked, a quiet card written to.
+  const storageWatch = new StorageWatch({
+    dataDir: config.dataDir,
+    keysFile: KEYS_FILE,
+    saveKeys: () => writeKeys(config.dataDir, keys),
+    store,
+    clock: systemClock,
+    scheduler,
+    logger,
+    intervalMs: config.storageCheckSeconds * 1_000,
+    onRecreated: () => {
+      keyWatcher.close();
+      keyWatcher.start();
+    },
+  });
+  storageWatch.start();
+  shutdown.add('storage watch', () => storageWatch.close());
+
   const limiter = new FixedWindowLimiter({ limit: config.rateLimit, nowMs: systemClock.monoMs });
   const app = createApp({
     service: roomService,
@@ -161,8 +184,7 @@ async function serveRoom(): Promise<void> {
     isShuttingDown: () => shutdown.stopping,
     storage: () => store.health(),
     viewer: { hub: pushHub },
-    // Uploaded logos live beside the room file.
-    dataDir: config.dataDir,
+    logos,
   });
 
   let listening: ServerType;
