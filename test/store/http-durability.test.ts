@@ -8,9 +8,12 @@ import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { createApp } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { PushHub } from '../../src/push/push-hub.js';
 import { nodeFileOps, type AtomicFileOps } from '../../src/store/atomic-file.js';
+import { LogoFiles } from '../../src/store/logo-files.js';
 import { COALESCE_MS, RoomStore, STATE_FILE } from '../../src/store/room-store.js';
 import { FakeClock } from '../helpers/test-app.js';
+import { LOGO_FIXTURES } from '../helpers/logo-fixtures.js';
 import { captureLog } from './log-capture.js';
 
 const KEY = 'DurabilityApiKey_0123456789';
@@ -37,12 +40,17 @@ async function setup() {
   const service = new RoomService({ initialRoom: room, clock, scheduler: clock.scheduler, persistence: store });
   service.start();
   let n = 1;
+  const hub = new PushHub({ source: service });
+  hub.start();
   const app = createApp({
     service,
     keys: () => ({ apiKey: KEY, viewerKey: 'DurabilityViewerKey_0123456789', audienceKey: 'DurabilityAudienceKey_0123456789' }),
     limiter: new FixedWindowLimiter({ limit: 1_000, nowMs: clock.monoMs }),
     logger,
     newTimerId: () => `t${(n += 1)}`,
+    storage: () => store.health(),
+    viewer: { hub },
+    logos: new LogoFiles({ dataDir, saved: store, ops, logger }),
   });
   const saved = () =>
     JSON.parse(readFileSync(path.join(dataDir, STATE_FILE), 'utf8')) as {
@@ -149,5 +157,28 @@ describe('HTTP answers and the store', () => {
     await new Promise((resolve) => setImmediate(resolve));
     await store.idle();
     expect(saved().room.questions).toEqual([]);
+  });
+});
+
+describe('while storage fails, from every door', () => {
+  it('every answer carries the Showclock-Storage header: pages, the audience form, health and the API', async () => {
+    const { app, api, ask, failing } = await setup();
+    failing.on = true;
+    // A refused edit is what makes the store find out.
+    expect((await app.request(`${api}/timers`, { method: 'POST' })).status).toBe(503);
+    for (const url of ['/', `/control/${KEY}`, '/view/DurabilityViewerKey_0123456789', ask, '/healthz', `${api}/state`, '/display', '/control/wrong-key-0123456789']) {
+      const response = await app.request(url);
+      expect(response.headers.get('Showclock-Storage'), url).toMatch(/^failing; the room is not being saved: /);
+    }
+  });
+
+  it('a logo upload whose file cannot be written is the storage 503: nothing changed, the card named', async () => {
+    const { app, api, failing, service } = await setup();
+    failing.on = true;
+    const response = await app.request(`${api}/display/logo`, { method: 'POST', headers: { 'Content-Type': 'image/png' }, body: LOGO_FIXTURES['image/png'] });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { ok: boolean; error: string };
+    expect(body).toMatchObject({ ok: false, error: expect.stringMatching(/^nothing was changed: the logo could not be saved to disk \(EROFS\).*SD card/) });
+    expect(service.room.display.logo).toBeNull();
   });
 });
