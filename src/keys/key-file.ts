@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
+  existsSync,
   fstatSync,
   mkdirSync,
   openSync,
@@ -229,6 +230,11 @@ export function loadOrCreateKeys(dataDir: string, fixed: FixedKeys, report: Keys
     }
     const made = generated ? 'made new keys: run `npm run key` for the new links (button panels need the new API key)' : 'saved the keys from the environment';
     report('error', `${file} is damaged (${read.reason}): kept it as ${kept} and ${made}`, { path: file, keptAs: kept });
+  }
+  // New keys beside a room that was saved before: keys.json was lost (the service writes it back
+  // while running, but not after a crash that came first). Said loudly: every panel needs the new key.
+  if (read.kind === 'missing' && generated && existsSync(join(dir, 'room.json'))) {
+    report('error', `${file} is missing, but the data directory holds a saved room: made new keys; run \`npm run key\` for the new links (button panels and bookmarks need the new API key)`, { path: file });
   }
   try {
     // Environment keys are written too, so `npm run key` prints what the service uses.

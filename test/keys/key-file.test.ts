@@ -89,6 +89,14 @@ describe('keys.json', () => {
     expect(readKeys(dataDir)).toEqual({ kind: 'ok', keys });
   });
 
+  it('missing beside a saved room (lost while the box was off): new keys, and an error line that says panels need the new key', () => {
+    writeFileSync(path.join(dataDir, 'room.json'), '{}');
+    const { lines, report } = recorder();
+    loadOrCreateKeys(dataDir, none, report);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'error', message: expect.stringMatching(/is missing, but the data directory holds a saved room: made new keys/) });
+  });
+
   it('kept across starts', () => {
     const first = loadOrCreateKeys(dataDir, none);
     expect(loadOrCreateKeys(dataDir, none)).toEqual(first);
