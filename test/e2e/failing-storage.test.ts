@@ -13,8 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBundle, serviceEnv, startService, TEST_API_KEY, type ServiceProcess } from './service-process.js';
-import { createSseParser, type SseEvent } from '../../src/pages/display/sse-parser.js';
+import { ensureBundle, readSse, serviceEnv, startService, TEST_API_KEY, type ServiceProcess } from './service-process.js';
 
 function probe(): string | null {
   if (process.platform !== 'linux') return 'needs Linux mount namespaces';
@@ -173,20 +172,6 @@ async function commandAndCheck(api: string, round: number, step: number): Promis
       return { status: answer.status, refusedLabel: null, storage: answer.storage };
     }
   }
-}
-
-/** Reads a push stream over HTTP until closed, handing each event over. */
-function readSse(url: string, onEvent: (event: SseEvent) => void): { close(): void } {
-  const abort = new AbortController();
-  const parse = createSseParser(onEvent);
-  void fetch(url, { signal: abort.signal })
-    .then(async (response) => {
-      const decoder = new TextDecoder();
-      const reader = response.body?.getReader();
-      for (let chunk = await reader?.read(); chunk !== undefined && !chunk.done; chunk = await reader?.read()) parse(decoder.decode(chunk.value, { stream: true }));
-    })
-    .catch(() => {});
-  return { close: () => abort.abort() };
 }
 
 const running: { ns?: Namespace; services: ServiceProcess[]; dirs: string[] } = { services: [], dirs: [] };

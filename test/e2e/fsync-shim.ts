@@ -8,7 +8,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createSseParser, type SseEvent } from '../../src/pages/display/sse-parser.js';
 
 /** How long each fsync/fdatasync sleeps with the slow shim on. */
 export const SLOW_FSYNC_MS = 1_200;
@@ -145,20 +144,6 @@ export function watchRoomFile(dataDir: string, intervalMs = 50): { readonly read
   look();
   const timer = setInterval(look, intervalMs);
   return { reads, stop: () => clearInterval(timer) };
-}
-
-/** Reads a push stream until closed or the service dies, handing each event over. */
-export function readSse(url: string, onEvent: (event: SseEvent) => void): { close(): void } {
-  const abort = new AbortController();
-  const parse = createSseParser(onEvent);
-  void fetch(url, { signal: abort.signal })
-    .then(async (response) => {
-      const decoder = new TextDecoder();
-      const reader = response.body?.getReader();
-      for (let chunk = await reader?.read(); chunk !== undefined && !chunk.done; chunk = await reader?.read()) parse(decoder.decode(chunk.value, { stream: true }));
-    })
-    .catch(() => {});
-  return { close: () => abort.abort() };
 }
 
 export function sleep(ms: number): Promise<void> {

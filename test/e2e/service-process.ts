@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { createSseParser, type SseEvent } from '../../src/pages/display/sse-parser.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUNDLE = path.join(ROOT, 'dist/showclock.mjs');
@@ -124,4 +125,18 @@ export async function stopService(service: ServiceProcess | undefined): Promise<
   if (service === undefined || service.child.exitCode !== null || service.child.signalCode !== null) return;
   service.child.kill('SIGKILL');
   await service.exited;
+}
+
+/** Reads a push stream over HTTP until closed or the service dies, handing each event over. */
+export function readSse(url: string, onEvent: (event: SseEvent) => void): { close(): void } {
+  const abort = new AbortController();
+  const parse = createSseParser(onEvent);
+  void fetch(url, { signal: abort.signal })
+    .then(async (response) => {
+      const decoder = new TextDecoder();
+      const reader = response.body?.getReader();
+      for (let chunk = await reader?.read(); chunk !== undefined && !chunk.done; chunk = await reader?.read()) parse(decoder.decode(chunk.value, { stream: true }));
+    })
+    .catch(() => {});
+  return { close: () => abort.abort() };
 }

@@ -24,7 +24,6 @@ import {
   buildShims,
   FaultSwitch,
   readRoomFile,
-  readSse,
   seededRandom,
   shimEnv,
   shimUnavailable,
@@ -36,7 +35,7 @@ import {
   type ShimKind,
   type TimerOnDisk,
 } from './fsync-shim.js';
-import { ensureBundle, serviceEnv, startService, stopService, TEST_API_KEY, type ServiceProcess } from './service-process.js';
+import { ensureBundle, readSse, serviceEnv, startService, stopService, TEST_API_KEY, type ServiceProcess } from './service-process.js';
 
 const unavailable = shimUnavailable();
 if (unavailable !== null) console.warn(`SKIPPED: slow and failing SD card (issue 25) are not tested here: ${unavailable}`);

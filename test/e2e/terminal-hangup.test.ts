@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, TEST_API_KEY, type LogLine } from './service-process.js';
-import { ensureFreshBundle, isAlive, processesWithEnv, waitFor, type ProcessInfo } from './terminal-session.js';
+import { ensureFreshBundle, isAlive, parseLines, processesWithEnv, waitFor, type ProcessInfo } from './terminal-session.js';
 
 const ROUNDS = 20;
 /** Generous for a busy 2-core machine: `npm start` alone takes about half a second here. */
@@ -97,20 +97,6 @@ const markers: string[] = [];
 function tmux(socket: string, args: readonly string[], env?: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
   const run = spawnSync('tmux', ['-S', socket, ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 10_000 });
   return { status: run.status, stdout: run.stdout ?? '', stderr: run.stderr ?? '' };
-}
-
-function parseLines(text: string): LogLine[] {
-  const lines: LogLine[] = [];
-  for (const raw of text.split('\n')) {
-    const start = raw.indexOf('{"level"');
-    if (start < 0) continue;
-    try {
-      lines.push(JSON.parse(raw.slice(start).trimEnd()) as LogLine);
-    } catch {
-      // not a whole line (yet)
-    }
-  }
-  return lines;
 }
 
 const readIfThere = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');

@@ -169,7 +169,8 @@ export interface SessionOptions {
   readonly readyTimeoutMs?: number;
 }
 
-function parseLines(output: string): LogLine[] {
+/** The JSON log lines in what a terminal (or a log file) shows; a line cut off is passed over. */
+export function parseLines(output: string): LogLine[] {
   const lines: LogLine[] = [];
   for (const raw of output.split('\n')) {
     const start = raw.indexOf('{"level"');
