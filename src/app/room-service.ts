@@ -321,7 +321,11 @@ export class RoomService {
           // On disk: it happens now, even if a stop began meanwhile (the stop waits for this queue).
           const now = this.#room;
           const applied = now === prepared.base ? prepared.applied : applyCommand(now, command, this.#now());
-          if (!applied.outcome.ok) return;
+          // Cannot happen (what such a change touches moves only in this queue); were it to, it is refused, not answered 2xx.
+          if (!applied.outcome.ok) {
+            refusedAtWrite = applied.outcome;
+            return;
+          }
           committed = true;
           this.#commit(applied.room, now, command, source);
           this.#tell(applied.time, applied.room);

@@ -60,13 +60,6 @@ export function tempFileFor(file: string, counter: number): string {
   return `${file}${TEMP_MARK}${process.pid}-${counter}`;
 }
 
-/** Removes temp files a crash left behind; returns their names. */
-export async function removeLeftoverTemps(file: string, ops: AtomicFileOps = nodeFileOps): Promise<string[]> {
-  const names = (await readdir(dirname(file))).filter((name) => isTempFileOf(file, name));
-  for (const name of names) await ops.unlink(join(dirname(file), name)).catch(() => {});
-  return names;
-}
-
 /** Removes every temp file of any kind a crash left in `dir` (they are never read); returns their names. */
 export async function removeAllLeftoverTemps(dir: string): Promise<string[]> {
   const names = (await readdir(dir)).filter((name) => ANY_TEMP.test(name));

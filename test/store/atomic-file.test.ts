@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AtomicFile, nodeFileOps, removeLeftoverTemps, type AtomicFileOps } from '../../src/store/atomic-file.js';
+import { AtomicFile, nodeFileOps, removeAllLeftoverTemps, type AtomicFileOps } from '../../src/store/atomic-file.js';
 
 let dir: string;
 let file: string;
@@ -108,13 +108,14 @@ describe('AtomicFile', () => {
   });
 });
 
-describe('removeLeftoverTemps', () => {
-  it('removes temp files of the file and nothing else', async () => {
+describe('removeAllLeftoverTemps', () => {
+  it('removes temp files of every kind a crash left (room, keys, logos, the write check) and nothing else', async () => {
     writeFileSync(file, '{}');
-    writeFileSync(path.join(dir, 'room.json.tmp-123-4'), '{"half":');
-    writeFileSync(path.join(dir, 'keys.json'), '{}');
-    writeFileSync(path.join(dir, 'room.damaged-2025.json'), 'x');
-    expect(await removeLeftoverTemps(file)).toEqual(['room.json.tmp-123-4']);
-    expect(readdirSync(dir).sort()).toEqual(['keys.json', 'room.damaged-2025.json', 'room.json']);
+    const temps = ['room.json.tmp-123-4', 'keys.json.tmp-77', 'logo-0123456789abcdef.png.tmp-9-1', 'write-check.tmp-5-0'];
+    for (const name of temps) writeFileSync(path.join(dir, name), '{"half":');
+    const kept = ['keys.json', 'room.damaged-2025.json', 'room.previous.json', 'logo-0123456789abcdef.png', 'notes.tmp-draft'];
+    for (const name of kept) writeFileSync(path.join(dir, name), 'x');
+    expect((await removeAllLeftoverTemps(dir)).sort()).toEqual([...temps].sort());
+    expect(readdirSync(dir).sort()).toEqual([...kept, 'room.json'].sort());
   });
 });
