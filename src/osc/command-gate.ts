@@ -2,15 +2,20 @@
 // (decisions.md): the key, then the quota, then the command and its arguments,
 // then the same dispatch as HTTP and the buttons. A valid key spends the room's
 // quota, the one HTTP v0 and v1 spend; a wrong one is counted per sender address
-// in the bucket HTTP uses for wrong keys. Nothing here throws: a refusal is handed
-// to the transport, which logs it (throttled) and may answer the sender.
+// in the bucket HTTP uses for wrong keys, and a right one marks its sender as one
+// that may be answered (proven-senders.ts). Nothing here throws: a refusal is
+// handed to the transport, which logs it (throttled) and may answer the sender,
+// with any long argument it quotes shortened (shorten.ts).
 import { NotDone, type CommandSource, type DispatchResult } from '../app/room-service.js';
 import type { Command } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
 import type { FixedWindowLimiter } from '../http/rate-limit.js';
 import { sameSecret } from '../http/secret-match.js';
-import type { ArgValue } from './arg-value.js';
+import { queryText, type ArgValue } from './arg-value.js';
 import { resolveCommand, type RunningOrder } from './osc-commands.js';
+import type { ProvenSenders } from './proven-senders.js';
+import { withShortValues } from './shorten.js';
+import type { UdpSender } from './udp-listener.js';
 
 export type UdpSource = Extract<CommandSource, 'osc' | 'udp-text'>;
 
@@ -39,7 +44,15 @@ export interface GateDeps {
   /** Read at every message, so a rotated key works at once. */
   readonly apiKey: () => string;
   readonly limiter: FixedWindowLimiter;
+  /** Where a message with the right key marks its sender as answerable. */
+  readonly proven: ProvenSenders;
   readonly logger: Logger;
+}
+
+/** The text of every argument and address part, as a message may quote it. */
+function sentValues(incoming: Incoming): string[] {
+  const args = incoming.args.map(queryText).filter((text): text is string => text !== null);
+  return [...incoming.path, ...args];
 }
 
 /** HTTP's wording, so a person reads the same thing wherever the command came from. */
@@ -52,10 +65,14 @@ export class CommandGate {
     this.#deps = deps;
   }
 
-  handle(incoming: Incoming, source: UdpSource, from: string, refuse: (refusal: Refusal) => void): void {
+  handle(incoming: Incoming, source: UdpSource, sender: UdpSender, refuseAsIs: (refusal: Refusal) => void): void {
     const { limiter } = this.#deps;
+    const from = sender.address;
     const apiKey = this.#deps.apiKey();
     const valid = incoming.key.length > 0 && sameSecret(incoming.key, apiKey);
+    if (valid) this.#deps.proven.prove(sender);
+    // What a refusal quotes of the message (an argument, a timer id) is shown shortened.
+    const refuse = (refusal: Refusal) => refuseAsIs({ ...refusal, error: withShortValues(refusal.error, sentValues(incoming)) });
     const decision = limiter.hit(valid ? 'room' : `address:${from}`);
     if (!decision.allowed) {
       refuse({ kind: 'rate-limit', error: `rate limit exceeded: at most ${limiter.limit} requests per minute; try again in ${decision.resetSeconds} s` });

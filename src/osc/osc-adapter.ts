@@ -11,6 +11,7 @@ import { CommandGate, type CommandTarget } from './command-gate.js';
 import { OscFeedback, type DatagramOut, type FeedbackSource } from './osc-feedback.js';
 import type { GatedUdpInput } from './gated-udp-input.js';
 import { OscInput } from './osc-input.js';
+import { ProvenSenders } from './proven-senders.js';
 import { Refusals } from './refusals.js';
 import { TextInput } from './text-input.js';
 
@@ -66,11 +67,25 @@ export async function startOsc(deps: OscDeps): Promise<OscAdapter> {
   const { config } = deps;
   const logger = deps.logger.child({ component: 'osc' });
   const closers: (() => void)[] = [];
-  const gate = new CommandGate({ service: deps.service, apiKey: deps.apiKey, limiter: deps.limiter, logger });
+  const feedback =
+    config.feedback.length === 0
+      ? null
+      : new OscFeedback({
+          source: deps.service,
+          targets: config.feedback,
+          monoMs: deps.monoMs,
+          scheduler: deps.scheduler,
+          logger,
+          ...(deps.feedbackOut === undefined ? {} : { out: deps.feedbackOut }),
+        });
+  // Shared by both inputs: a console that proved the key over OSC is answered on the plain-text port too.
+  const proven = new ProvenSenders({ nowMs: deps.monoMs });
+  const gate = new CommandGate({ service: deps.service, apiKey: deps.apiKey, limiter: deps.limiter, proven, logger });
   const refusals = new Refusals({
     log: new BadInputLog({ logger, nowMs: deps.monoMs, scheduler: unrefScheduler(deps.monoMs) }),
     reply: config.reply,
     nowMs: deps.monoMs,
+    answerable: (to) => proven.has(to) || (feedback?.sendsTo(to) ?? false),
   });
 
   const listen = async (what: string, port: number | undefined, make: (port: number) => GatedUdpInput): Promise<number | null> => {
@@ -89,15 +104,7 @@ export async function startOsc(deps: OscDeps): Promise<OscAdapter> {
   const oscPort = await listen('OSC input', config.port, (port) => new OscInput({ host: config.host, port, gate, refusals, logger }));
   const textPort = await listen('plain-text input', config.textPort, (port) => new TextInput({ host: config.host, port, gate, refusals, logger }));
 
-  if (config.feedback.length > 0) {
-    const feedback = new OscFeedback({
-      source: deps.service,
-      targets: config.feedback,
-      monoMs: deps.monoMs,
-      scheduler: deps.scheduler,
-      logger,
-      ...(deps.feedbackOut === undefined ? {} : { out: deps.feedbackOut }),
-    });
+  if (feedback !== null) {
     feedback.start();
     closers.push(() => feedback.close());
     logger.info({ targets: config.feedback.map((t) => `${t.host}:${t.port}`) }, `OSC feedback to ${config.feedback.length} target(s)`);

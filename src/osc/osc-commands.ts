@@ -11,6 +11,7 @@ import { describeZodError } from '../http/api-errors.js';
 import { inputSchema } from '../http/input.js';
 import { operations, type Operation } from '../http/operations.js';
 import { isRelease, queryText, type ArgValue } from './arg-value.js';
+import { shortened } from './shorten.js';
 
 interface OscCommand {
   /** How the command is written after the key, with `{id}`/`{n}` for a path parameter: for messages and logs. */
@@ -81,7 +82,7 @@ export interface RunningOrder {
 }
 
 function unknownCommand(path: readonly string[]): Resolution {
-  const given = `/${path.join('/')}`.slice(0, 64);
+  const given = shortened(`/${path.join('/')}`);
   return { kind: 'unknown-command', error: `unknown command "${given}"; commands: ${OSC_COMMAND_NAMES.join(', ')}` };
 }
 
@@ -94,7 +95,7 @@ const INDEX_PATTERN = /^\d{1,6}$/;
 function timerAtIndex(text: string, order: RunningOrder): { ok: true; id: string } | { ok: false; error: string } {
   const count = order.timers.length;
   const hint = `the timer's 1-based position in the running order, 1 to ${count}, e.g. /timer/index/1/select for the first`;
-  if (!INDEX_PATTERN.test(text) || Number(text) < 1) return { ok: false, error: `index: must be ${hint}; got ${JSON.stringify(text.slice(0, 64))}` };
+  if (!INDEX_PATTERN.test(text) || Number(text) < 1) return { ok: false, error: `index: must be ${hint}; got ${JSON.stringify(shortened(text))}` };
   const timer = order.timers[Number(text) - 1];
   if (timer === undefined) return { ok: false, error: `index: no timer at position ${Number(text)}: the running order has ${count}; give ${hint}` };
   return { ok: true, id: timer.id };

@@ -137,6 +137,15 @@ export class OscFeedback {
     this.#changed();
   }
 
+  /**
+   * Whether `sender` is a target, at the address and port this sends to (a host
+   * name as last looked up): the box sends there anyway, so an answer there
+   * reaches no one who did not ask for its datagrams.
+   */
+  sendsTo(sender: { readonly address: string; readonly port: number }): boolean {
+    return this.#targets.some((target) => target.address !== null && target.address === sender.address && target.port === sender.port);
+  }
+
   close(): void {
     this.#closed = true;
     this.#unsubscribe?.();

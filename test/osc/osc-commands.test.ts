@@ -185,10 +185,11 @@ describe('every bad input, with the message HTTP gives', () => {
     );
   });
 
-  it('unknown commands and paths, echoed at most 64 characters', () => {
+  it('unknown commands and paths, echoed at most 64 characters and how long they were', () => {
     for (const address of ['/', '/Start', '/timer', '/timer/t1', '/timer/t1/delete', '/timer//select', '/timer/index/1', '/settings', '/settings/sound', '/message/set/extra']) {
       expect(errorOf(address)).toMatch(/^unknown command "/);
     }
-    expect(errorOf(`/${'x'.repeat(200)}`)).toContain(`unknown command "/${'x'.repeat(63)}"`);
+    expect(errorOf(`/${'x'.repeat(200)}`)).toContain(`unknown command "/${'x'.repeat(63)}… (201 characters)"; commands: /start, `);
+    expect(errorOf(`/timer/index/${'9'.repeat(100)}/select`)).toContain(`; got "${'9'.repeat(64)}… (100 characters)"`);
   });
 });

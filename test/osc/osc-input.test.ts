@@ -117,6 +117,9 @@ describe('commands', () => {
   it('a rotated key works at once, and the old one is refused', async () => {
     let key = API_KEY;
     const r = await open({ apiKey: () => key, osc: { reply: true } });
+    // The console proved the key of then, so it is told when it keeps sending it.
+    r.sendOsc({ address: at('/toggle_blackout'), args: [] });
+    await until(() => r.t.service.room.blackout, 'the key of then');
     key = 'RotatedKey_0123456789abcdef';
     r.sendOsc({ address: at('/start'), args: [] });
     r.sendOsc({ address: `/showclock/${key}/toggle_onair`, args: [] });
@@ -252,6 +255,7 @@ describe('bad input', () => {
 
   it('a plain-text datagram that is too long, or an open quote, is refused whole', async () => {
     const r = await open({ osc: { reply: true } });
+    await barrier(r); // proves the key: the answers below are to a console that did
     r.sendText(Buffer.alloc(9_000, 0x41));
     await until(() => r.replies.length === 1, 'the answer');
     expect(r.replies[0]?.text).toBe('showclock error: a datagram of 9000 bytes is too long: at most 8192, one command per line\n');
@@ -343,12 +347,14 @@ describe('answers in all', () => {
     let nowMs = 0;
     const { logger } = capturingLogger();
     const scheduler = { schedule: () => ({ cancel: () => {} }) };
-    const refusals = new Refusals({ log: new BadInputLog({ logger, nowMs: () => nowMs, scheduler }), reply: true, nowMs: () => nowMs });
+    // Every sender answerable (each proved the key): the cap in all still holds.
+    const refusals = new Refusals({ log: new BadInputLog({ logger, nowMs: () => nowMs, scheduler }), reply: true, nowMs: () => nowMs, answerable: () => true });
     let answered = 0;
-    for (let i = 0; i < 1_000; i += 1) refusals.refuse({ kind: 'malformed', error: 'x', from: `10.0.${i >> 8}.${i & 255}`, source: 'osc' }, () => (answered += 1));
+    const refuse = (from: string) => refusals.refuse({ kind: 'malformed', error: 'x', from, source: 'osc' }, { address: from, port: 9000 }, () => (answered += 1));
+    for (let i = 0; i < 1_000; i += 1) refuse(`10.0.${i >> 8}.${i & 255}`);
     expect(answered).toBe(REPLIES_PER_MINUTE);
     nowMs += 60_000;
-    refusals.refuse({ kind: 'malformed', error: 'x', from: '10.9.9.9', source: 'osc' }, () => (answered += 1));
+    refuse('10.9.9.9');
     expect(answered).toBe(REPLIES_PER_MINUTE + 1);
   });
 });
