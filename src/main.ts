@@ -43,7 +43,7 @@ function readConfig(): Config {
 
 function announce(config: Config, keys: RoomKeys, port: number, logger: Logger): void {
   if (process.stdout.isTTY) {
-    const urls = roomUrls(config.host, port, keys);
+    const urls = roomUrls(config.host, port, keys, config.publicUrl);
     process.stdout.write(`\nShowclock is running.\n  Control room: ${urls.control}\n  Viewers:      ${urls.viewer}\n  Audience:     ${urls.audience}\n  API base:     ${urls.api}\n\n`);
   } else {
     logger.info({ port }, 'listening; run `npm run key` (or `node dist/showclock.mjs key`) on the box to print the control-room URL');
@@ -185,6 +185,7 @@ async function serveRoom(): Promise<void> {
     storage: () => store.health(),
     viewer: { hub: pushHub },
     logos,
+    links: config,
   });
 
   let listening: ServerType;

@@ -137,6 +137,7 @@ const nothingToKeep: Persistence = {
 export function mustBeSavedFirst(command: Command): boolean {
   switch (command.type) {
     case 'timer.create':
+    case 'timer.import':
     case 'timer.update':
     case 'timer.delete':
     case 'timer.move':

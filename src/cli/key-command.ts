@@ -71,7 +71,7 @@ function printKeys(config: Config, args: readonly string[]): void {
       throw new DataDirError(`not rotated, nothing changed: ${error.message}`, error.path);
     }
   }
-  const urls = roomUrls(config.host, config.port, keys);
+  const urls = roomUrls(config.host, config.port, keys, config.publicUrl);
   process.stdout.write(`Control room: ${urls.control}\nViewers:      ${urls.viewer}\nAudience:     ${urls.audience}\nAPI base:     ${urls.api}\n`);
   const running = 'A running service uses it at once';
   if (rotateApi) process.stdout.write(`The API key is new. ${running}: update button panels and bookmarks.\n`);

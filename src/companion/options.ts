@@ -2,7 +2,7 @@
 // an operator typed (after Companion's variables are filled in) into values.
 // Durations are written as in the console's running order (duration-text.ts).
 import type { CompanionInputFieldDropdown, CompanionInputFieldTextInput } from '@companion-module/base';
-import { DURATION_HINT, parseDurationText } from '../pages/control/duration-text.js';
+import { DURATION_HINT, parseDurationText } from '../domain/duration-text.js';
 import type { TimerRef } from './requests.js';
 
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };

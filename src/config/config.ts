@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import * as z from '../schema/zod.js';
 import { gpioConfigSchema, type GpioConfig } from './gpio-config.js';
 import { stripJsonComments } from './json-comments.js';
+import { checkPublicUrl } from './public-url.js';
 
 export const GPIO_MODES = ['auto', 'onoff', 'sim', 'off'] as const;
 export type GpioMode = (typeof GPIO_MODES)[number];
@@ -36,6 +37,15 @@ const portSchema = () =>
 const rateLimitSchema = () => z.number({ error: 'expected a number' }).check(z.int('expected a whole number'), z.gte(1, 'expected at least 1'));
 const storageCheckSchema = () =>
   z.number({ error: 'expected a number' }).check(z.int('expected a whole number'), z.gte(1, 'expected 1 to 3600 seconds'), z.lte(3600, 'expected 1 to 3600 seconds'));
+
+/** `publicUrl`: an http(s) address with no path (public-url.ts); the problem named as for any field. */
+const publicUrlSchema = () =>
+  z.string({ error: 'expected a string' }).check(
+    z.superRefine((raw, ctx) => {
+      const checked = checkPublicUrl(raw);
+      if (!checked.ok) ctx.addIssue({ code: 'custom', message: checked.problem, input: raw });
+    }),
+  );
 
 function configFileSchema() {
   const port = portSchema();
@@ -81,6 +91,7 @@ function configFileSchema() {
     logLevel: z.optional(z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })),
     gpio: z.optional(gpioConfigSchema()),
     osc: z.optional(OscConfigSchema),
+    publicUrl: z.optional(publicUrlSchema()),
   });
 
   return ConfigFileSchema;
@@ -125,6 +136,8 @@ export interface Config {
   readonly viewerKey: string | undefined;
   readonly audienceKey: string | undefined;
   readonly configPath: string | undefined;
+  /** The origin every link the box gives out starts with (`http://showclock.local:8080`); undefined: the box's own address (app/urls.ts). */
+  readonly publicUrl: string | undefined;
 }
 
 export const DEFAULTS = { port: 8080, host: '0.0.0.0', dataDir: './data', rateLimit: 100, storageCheckSeconds: 10, logLevel: 'info', gpioMode: 'auto' } as const;
@@ -199,6 +212,21 @@ function envKey(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw;
 }
 
+function envPublicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.SHOWCLOCK_PUBLIC_URL;
+  if (raw === undefined || raw === '') return undefined;
+  const checked = checkPublicUrl(raw);
+  if (!checked.ok) throw new ConfigError(`environment SHOWCLOCK_PUBLIC_URL: ${checked.problem}`);
+  return checked.origin;
+}
+
+/** The file's publicUrl, already checked by its schema, as the origin links start with. */
+function publicOrigin(raw: string): string {
+  const checked = checkPublicUrl(raw);
+  if (!checked.ok) throw new ConfigError(`publicUrl: ${checked.problem}`);
+  return checked.origin;
+}
+
 /** Resolves the configuration; throws ConfigError with every problem named. */
 export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Config {
   const configPath = env.SHOWCLOCK_CONFIG === undefined || env.SHOWCLOCK_CONFIG === '' ? undefined : resolve(cwd, env.SHOWCLOCK_CONFIG);
@@ -241,5 +269,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     viewerKey,
     audienceKey,
     configPath,
+    publicUrl: envPublicUrl(env) ?? (file.publicUrl === undefined ? undefined : publicOrigin(file.publicUrl)),
   };
 }

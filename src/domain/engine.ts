@@ -367,6 +367,18 @@ function createTimer(room: Room, id: string, fields: TimerFields, now: Now): Red
   return { ok: true, room: armSchedule({ ...room, timers: [...room.timers, timer] }, id, timer.scheduledAt, now), timer };
 }
 
+/** Each timer appended as timer.create would, with the same checks; the first refusal refuses them all, naming its row. */
+function importTimers(room: Room, timers: readonly { readonly id: string; readonly fields: TimerFields }[], now: Now): Reduced {
+  if (timers.length === 0) return invalid('timers: an import needs at least one timer');
+  let current = room;
+  for (const [row, timer] of timers.entries()) {
+    const created = createTimer(current, timer.id, timer.fields, now);
+    if (!created.ok) return { ok: false, error: { ...created.error, row } };
+    current = created.room;
+  }
+  return { ok: true, room: current };
+}
+
 function updateTimer(room: Room, id: string, fields: TimerFields, now: Now): Reduced {
   const nowMonoMs = now.monoMs;
   const existing = findTimer(room, id);
@@ -512,6 +524,8 @@ function reduce(room: Room, command: Command, now: Now): Reduced {
     }
     case 'timer.create':
       return createTimer(room, command.id, command.fields, now);
+    case 'timer.import':
+      return importTimers(room, command.timers, now);
     case 'timer.select': {
       const timer = findTimer(room, command.id);
       if (timer === undefined) return notFound(command.id);

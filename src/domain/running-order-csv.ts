@@ -1,21 +1,21 @@
-// The running order as CSV, read and written without the network: the whole file
-// is checked before anything is sent, so a bad row refuses the import (naming its
-// line and field) and nothing is ever half-imported.
-import { APPEARANCES, type Appearance, type Tag, type Timer } from '../../domain/types.js';
+// The running order as CSV: the box's export (GET /timers.csv) and import (POST
+// /timers/import, one command for the whole file: all rows or none), and the
+// console's preview. RFC 4180 quoting. Spreadsheets run a cell that starts with
+// = + - @, a tab or a CR as a formula, so the export puts a ' before such a cell
+// (OWASP's CSV-injection advice) and the import takes it off again: every value
+// comes back as it was, and a spreadsheet shows it as text.
+import { APPEARANCES, type Appearance, type Tag, type Timer, type TimerFields } from './types.js';
 import { formatDurationText, parseDurationText } from './duration-text.js';
 
-export const CSV_COLUMNS = ['label', 'speaker', 'duration', 'warnAt', 'appearance', 'tag', 'scheduledAt'] as const;
+export const CSV_COLUMNS = ['label', 'speaker', 'duration', 'warnAt', 'dangerAt', 'appearance', 'tag', 'scheduledAt', 'endsAt'] as const;
 type Column = (typeof CSV_COLUMNS)[number];
+/** A file needs these; the others may be left out (and then take POST /timers' defaults). */
+const REQUIRED_COLUMNS: readonly Column[] = ['duration'];
 
-/** The fields one row asks POST /timers for. */
+/** One row: the fields it asks POST /timers for, and the line it starts on (for refusals). */
 export interface CsvTimer {
-  readonly label: string;
-  readonly speaker: string;
-  readonly duration: number;
-  readonly warnAt: number | null;
-  readonly appearance: Appearance;
-  readonly tagId: string | null;
-  readonly scheduledAt: number | null;
+  readonly line: number;
+  readonly fields: TimerFields;
 }
 
 export type CsvResult = { readonly ok: true; readonly rows: readonly CsvTimer[] } | { readonly ok: false; readonly error: string };
@@ -82,7 +82,8 @@ function parseCsvDuration(text: string): number | null {
   return parseDurationText(trimmed);
 }
 
-function parseScheduledAt(text: string): number | null | undefined {
+/** An instant as the export writes it (ISO 8601) or milliseconds; null when empty, undefined when neither. */
+function parseInstant(text: string): number | null | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return null;
   if (/^\d{1,15}$/.test(trimmed)) return Number(trimmed);
@@ -108,12 +109,13 @@ export function parseRunningOrderCsv(text: string, tags: readonly Tag[]): CsvRes
     if (column === undefined) return { ok: false, error: `line ${header.line}: unknown column "${name}" (columns: ${CSV_COLUMNS.join(', ')})` };
     index.set(column, c);
   }
-  if (!index.has('duration')) return { ok: false, error: `line ${header.line}: the header needs a duration column` };
+  for (const column of REQUIRED_COLUMNS) if (!index.has(column)) return { ok: false, error: `line ${header.line}: the header needs a ${column} column` };
   const rows: CsvTimer[] = [];
   for (const record of records.slice(1)) {
+    const given = (column: Column): boolean => index.has(column);
     const at = (column: Column): string => {
       const c = index.get(column);
-      return c === undefined ? '' : (record.cells[c] ?? '').trim();
+      return c === undefined ? '' : unneutralised((record.cells[c] ?? '').trim());
     };
     const refuse = (column: Column, why: string): CsvResult => ({ ok: false, error: `line ${record.line}, ${column}: ${why}` });
     if (record.cells.length !== header.cells.length) {
@@ -121,33 +123,51 @@ export function parseRunningOrderCsv(text: string, tags: readonly Tag[]): CsvRes
     }
     const duration = parseCsvDuration(at('duration'));
     if (duration === null || duration <= 0) return refuse('duration', `"${at('duration')}" is not a duration: write mm:ss, h:mm:ss or milliseconds`);
-    const warnText = at('warnAt');
-    const warnAt = warnText === '' ? null : parseCsvDuration(warnText);
-    if (warnAt === null && warnText !== '') return refuse('warnAt', `"${warnText}" is not a duration: write mm:ss, h:mm:ss or milliseconds`);
+    const fields: { -readonly [K in keyof TimerFields]: TimerFields[K] } = { label: at('label'), speaker: at('speaker'), duration };
+    for (const column of ['warnAt', 'dangerAt'] as const) {
+      const text = at(column);
+      if (text === '') continue;
+      const ms = parseCsvDuration(text);
+      if (ms === null) return refuse(column, `"${text}" is not a duration: write mm:ss, h:mm:ss or milliseconds`);
+      fields[column] = ms;
+    }
     const appearanceText = at('appearance').toLowerCase() || 'countdown';
     if (!isAppearance(appearanceText)) return refuse('appearance', `"${at('appearance')}" is not one of ${APPEARANCES.join(', ')}`);
+    fields.appearance = appearanceText;
     const tagName = at('tag');
     const tag = tagName === '' ? null : tags.find((known) => known.name === tagName);
-    if (tag === undefined) return refuse('tag', `no tag is named "${tagName}"; add it in Tags first`);
-    const scheduledAt = parseScheduledAt(at('scheduledAt'));
-    if (scheduledAt === undefined) return refuse('scheduledAt', `"${at('scheduledAt')}" is not an ISO date-time (2026-05-01T09:30:00Z) or milliseconds`);
-    rows.push({
-      label: at('label'),
-      speaker: at('speaker'),
-      duration,
-      warnAt,
-      appearance: appearanceText,
-      tagId: tag === null ? null : tag.id,
-      scheduledAt,
-    });
+    if (tag === undefined) return refuse('tag', `no tag is named "${tagName}"; add it in Tags first (an import never makes tags)`);
+    fields.tagId = tag === null ? null : tag.id;
+    for (const column of ['scheduledAt', 'endsAt'] as const) {
+      if (!given(column)) continue;
+      const instant = parseInstant(at(column));
+      if (instant === undefined) return refuse(column, `"${at(column)}" is not an ISO date-time (2026-05-01T09:30:00Z) or milliseconds`);
+      fields[column] = instant;
+    }
+    rows.push({ line: record.line, fields });
   }
   if (rows.length === 0) return { ok: false, error: 'the file has a header but no rows' };
   return { ok: true, rows };
 }
 
+/** A cell a spreadsheet would run as a formula: = + - @, a tab or a CR first, after any quote marks. */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+
+/** What the export writes: a ' before a cell a spreadsheet would run (and before one that already starts with ' and then would). */
+function neutralised(cell: string): string {
+  return FORMULA_START.test(cell) ? `'${cell}` : cell;
+}
+
+/** The import's undoing of `neutralised`: exactly one ' comes off a cell that the export marked. */
+function unneutralised(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell) ? cell.slice(1) : cell;
+}
+
 function quote(cell: string): string {
   return /[",\r\n]/.test(cell) ? '"' + cell.replace(/"/g, '""') + '"' : cell;
 }
+
+const instantText = (ms: number | null): string => (ms === null ? '' : new Date(ms).toISOString());
 
 /** The same columns as the import reads, so an export imports back unchanged. */
 export function formatRunningOrderCsv(timers: readonly Timer[], tags: readonly Tag[]): string {
@@ -160,11 +180,13 @@ export function formatRunningOrderCsv(timers: readonly Timer[], tags: readonly T
         timer.speaker,
         formatDurationText(timer.duration),
         formatDurationText(timer.warnAt),
+        formatDurationText(timer.dangerAt),
         timer.appearance,
         tag === undefined ? '' : tag.name,
-        timer.scheduledAt === null ? '' : new Date(timer.scheduledAt).toISOString(),
+        instantText(timer.scheduledAt),
+        instantText(timer.endsAt),
       ]
-        .map(quote)
+        .map((cell) => quote(neutralised(cell)))
         .join(','),
     );
   }

@@ -218,6 +218,8 @@ export type Command =
   /** The file is stored (or removed) by the adapter first; the room only learns its version. */
   | { readonly type: 'display.logo'; readonly logo: string | null }
   | { readonly type: 'timer.create'; readonly id: string; readonly fields: TimerFields }
+  /** Timers appended at the end, all of them or none: one change (CSV import, POST /timers/import). */
+  | { readonly type: 'timer.import'; readonly timers: readonly { readonly id: string; readonly fields: TimerFields }[] }
   | { readonly type: 'timer.select'; readonly id: string }
   /** Select and start in one step (a running-order row's start button): one command, so no other console's act lands between them. */
   | { readonly type: 'timer.start'; readonly id: string }
@@ -245,4 +247,6 @@ export type CommandType = Command['type'];
 export interface CommandError {
   readonly kind: 'invalid' | 'not_found' | 'full';
   readonly message: string;
+  /** For `timer.import`: the 0-based position of the timer that was refused. */
+  readonly row?: number;
 }

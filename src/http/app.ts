@@ -11,8 +11,9 @@ import type { CommandError } from '../domain/types.js';
 import type { Outcome } from '../domain/engine.js';
 import type { RoomKeys } from '../keys/key-file.js';
 import type { Logger } from '../log/logger.js';
+import type { LinkConfig } from '../app/urls.js';
 import { LineThrottle } from '../log/line-throttle.js';
-import { hitForAddress } from './address-quota.js';
+import { boxWideMessage, hitForAddress, isBoxWide } from './address-quota.js';
 import { refusal } from './error-page.js';
 import { offeredAt, preflightAnswer } from './preflight.js';
 import { errorResponse } from './api-errors.js';
@@ -23,6 +24,8 @@ import { commandNames, operations, type Action, type ApiVersion, type Method, ty
 import { addRateLimitHeaders, RATE_WINDOW_MS, rateLimitHeaders, type FixedWindowLimiter, type RateDecision } from './rate-limit.js';
 import { mountViewer, type ViewerDeps } from './viewer-routes.js';
 import { mountLogo } from './logo-routes.js';
+import { mountRunningOrder } from './running-order-routes.js';
+import { notDoneResponse, statusOfRefusal } from './refusal-status.js';
 import { mountControlPage } from './control-page.js';
 import { mountFrontDoor } from './front-door.js';
 import { mountAsk } from './ask-routes.js';
@@ -56,6 +59,8 @@ export interface HttpDeps {
   readonly scheduler?: Scheduler;
   /** Where uploaded logos are kept (src/store/logo-files.ts); without them an upload is 503. */
   readonly logos?: LogoFiles;
+  /** What the links the box gives out start with (`publicUrl`, else host and port: app/urls.ts); never a request's Host. */
+  readonly links?: LinkConfig;
 }
 
 export type AppEnv = {
@@ -179,7 +184,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
     return jsonAnswer(c, body, stopping || !health.saving ? 503 : 200, { 'Cache-Control': 'no-store', ...storageHeader(health) });
   });
 
-  mountControlPage(app, { keys: deps.keys, limiter: deps.limiter, clientAddress });
+  mountControlPage(app, { keys: deps.keys, limiter: deps.limiter, clientAddress, links: deps.links });
   mountFrontDoor(app);
   mountAsk(app, { service: deps.service, keys: deps.keys, limiter: deps.limiter, clientAddress, newQuestionId: deps.newQuestionId ?? newQuestionIdFor(() => deps.service.room) });
 
@@ -229,7 +234,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
       gatherAnswerHeaders(c, headers);
       decision = hitForAddress(c, deps.limiter, 'address', clientAddress(c));
     }
-    if (!decision.allowed) return tooMany(c, decision.resetSeconds);
+    if (!decision.allowed) return isBoxWide(decision) ? errorResponse(c, 429, boxWideMessage(decision)) : tooMany(c, decision.resetSeconds);
     if (!valid) return errorResponse(c, 401, 'invalid API key: use the key shown in the control room (npm run key prints it)');
     // hono answers HEAD with the GET handler, and here a GET acts: `curl -I` or a link
     // checker would start the show. HEAD is not an offered method, so it is 404.
@@ -309,6 +314,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   // Before the catch-all below, so /api/v1/{api_key}/events is not taken for a command.
   mountViewer(app, deps);
   mountLogo(app, deps);
+  mountRunningOrder(app, deps);
 
   for (const version of VERSIONS) {
     const known = commandNames(version).join(', ');
@@ -434,39 +440,3 @@ function commandAnswer(c: Context<AppEnv>, service: RoomService, outcome: Outcom
 }
 
 export type { Method };
-
-/** The room's refusal as an HTTP status: a bad request, nothing by that id, or the room full (503: nothing the request can change). */
-export function statusOfRefusal(error: CommandError): 400 | 404 | 503 {
-  switch (error.kind) {
-    case 'invalid':
-      return 400;
-    case 'not_found':
-      return 404;
-    case 'full':
-      return 503;
-    default: {
-      const unknown: never = error.kind;
-      throw new Error(`unhandled refusal ${String(unknown)}`);
-    }
-  }
-}
-
-function notDoneResponse(c: Context<AppEnv>, error: NotDone): Response {
-  switch (error.kind) {
-    case 'storage':
-      return errorResponse(
-        c,
-        503,
-        'nothing was changed: the change could not be saved to disk, and running-order edits are made only once they are saved; ' +
-          'transport, messages and switches still work. Check the SD card and free space (the service log and /healthz have the details)',
-      );
-    case 'stopping':
-      return errorResponse(c, 503, error.message);
-    case 'refused':
-      return errorResponse(c, error.error === undefined ? 400 : statusOfRefusal(error.error), error.message);
-    default: {
-      const unknown: never = error.kind;
-      throw new Error(`unhandled refusal ${String(unknown)}`);
-    }
-  }
-}

@@ -15,7 +15,7 @@ import { NotDone, type RoomService } from '../app/room-service.js';
 import { QUESTION_TEXT_MAX_CHARS } from '../domain/limits.js';
 import { cleanAudienceText, submissionProblem } from '../domain/questions.js';
 import type { AppEnv, Keys } from './app.js';
-import { statusOfRefusal } from './app.js';
+import { statusOfRefusal } from './refusal-status.js';
 import { addAnswerHeaders, answer, jsonAnswer } from './answer.js';
 import { hitForAddress } from './address-quota.js';
 import { renderAskPage, type AskOutcome } from './ask-page-html.js';

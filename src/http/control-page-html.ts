@@ -9,7 +9,7 @@ import { pageHead } from './page-head.js';
 export interface ControlPageView {
   readonly apiKey: string;
   readonly viewerKey: string;
-  /** `http://host:port` as people on the LAN reach the box. */
+  /** `http://host:port` as people on the LAN reach the box: `publicUrl`, or the box's own address (never the request's Host). */
   readonly origin: string;
   readonly viewerUrl: string;
   /** An `<svg>` element, generated on the server from the viewer link. */

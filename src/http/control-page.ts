@@ -7,9 +7,16 @@
 // no-store): a page for a browser, JSON for anything else (error-page.ts).
 // Loading the page with the right key spends no quota: the console's own
 // requests (and its stream, once) do.
+//
+// The links on the page (viewer, audience, API base, button-panel examples) and
+// their QR codes start with the configured public URL, or the box's own LAN
+// address and port (request-origin.ts, linkOriginOf): never with the Host the
+// request names, so a request cannot put another host into them, and the page
+// opened as http://localhost:8080/control/... on the box still gives links that
+// work on the LAN.
 import type { Context, Hono } from 'hono';
 import { qrSvg } from './qr-svg.js';
-import { publicHost } from '../app/urls.js';
+import type { LinkConfig } from '../app/urls.js';
 import { addAnswerHeaders, answer } from './answer.js';
 import type { AppEnv, Keys } from './app.js';
 import { hitForAddress } from './address-quota.js';
@@ -18,25 +25,15 @@ import { renderControlPage } from './control-page-html.js';
 import { wrongLinkRefusal } from './error-page.js';
 import { pageHeaders } from './page-headers.js';
 import type { FixedWindowLimiter } from './rate-limit.js';
+import { linkOriginOf } from './request-origin.js';
 import { sameSecret } from './secret-match.js';
 
 export interface ControlPageDeps {
   readonly keys: () => Keys;
   readonly limiter: FixedWindowLimiter;
   readonly clientAddress: (c: Context) => string;
-}
-
-
-const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
-
-/**
- * The origin people on the LAN use: the one this page was reached at, except a
- * loopback one (the kiosk's own browser), which means nothing on a phone.
- */
-export function lanOrigin(requestUrl: string): string {
-  const url = new URL(requestUrl);
-  if (!LOOPBACK.test(url.hostname)) return url.origin;
-  return `${url.protocol}//${publicHost('0.0.0.0')}${url.port === '' ? '' : `:${url.port}`}`;
+  /** Where the links start: `publicUrl`, or the box's host and port (main.ts passes the config). */
+  readonly links?: LinkConfig | undefined;
 }
 
 export function viewerQrSvg(viewerUrl: string): string {
@@ -59,7 +56,7 @@ export function mountControlPage(app: Hono<AppEnv>, deps: ControlPageDeps): void
       );
     }
     const headers = pageHeaders({ keyInUrl: true });
-    const origin = lanOrigin(c.req.url);
+    const origin = linkOriginOf(c, deps.links);
     const viewerUrl = `${origin}/view/${keys.viewerKey}`;
     const audienceUrl = askUrl(origin, keys.audienceKey);
     const html = renderControlPage({

@@ -4,6 +4,7 @@
 // which every other client (curl, fetch, EventSource, button panels) still gets.
 // The page is static: no script, the console's own stylesheet, the pages' CSP.
 import type { Context } from 'hono';
+import { boxWideMessage, isBoxWide } from './address-quota.js';
 import { errorResponse } from './api-errors.js';
 import { answer } from './answer.js';
 import { CONTROL_STYLE_HREF, escapeHtml } from './control-page-html.js';
@@ -42,7 +43,8 @@ export function refusal(c: Context, status: number, title: string, message: stri
  */
 export function wrongLinkRefusal(c: Context, decision: RateDecision, link: 'control' | 'viewer' | 'question', notValid: string): Response {
   if (!decision.allowed) {
-    return refusal(c, 429, 'Too many attempts', `too many requests with a wrong ${link} link from your address; try again in ${decision.resetSeconds} s`);
+    const why = isBoxWide(decision) ? boxWideMessage(decision) : `too many requests with a wrong ${link} link from your address; try again in ${decision.resetSeconds} s`;
+    return refusal(c, 429, 'Too many attempts', why);
   }
   return refusal(c, 401, `This ${link} link is not valid`, notValid);
 }

@@ -72,7 +72,7 @@ export function mountLogo(app: Hono<AppEnv>, deps: LogoDeps): void {
       const previous = service.room.display.logo;
       const failed = await setLogo(c, service, checked.version);
       if (failed !== null) return failed;
-      logos.retire(previous, service.room);
+      await logos.retire(previous, service.room);
       return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
     },
   );
@@ -86,7 +86,7 @@ export function mountLogo(app: Hono<AppEnv>, deps: LogoDeps): void {
     const previous = service.room.display.logo;
     const failed = await setLogo(c, service, null);
     if (failed !== null) return failed;
-    logos?.retire(previous, service.room);
+    await logos?.retire(previous, service.room);
     return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
   });
 

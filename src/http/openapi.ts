@@ -12,8 +12,9 @@ import { fields, type FieldName, type JsonExample } from './fields.js';
 import { exampleInput, parseInput, type RawRequest } from './input.js';
 import { commandNames, operations, type Method, type Operation } from './operations.js';
 import { components, type ComponentName } from './schemas.js';
-import { MAX_BODY_BYTES } from './body-size.js';
+import { MAX_BODY_BYTES, MAX_IMPORT_BYTES } from './body-size.js';
 import { LOGO_TYPES, MAX_LOGO_BYTES, SVG_CSP } from './logo-content.js';
+import { CSV_COLUMNS } from '../domain/running-order-csv.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -320,7 +321,7 @@ function askPaths(): Record<string, JsonObject> {
         responses: {
           '200': { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } },
           '401': refused('Not the audience key (JSON; a page for a browser)'),
-          '429': refused('Too many wrong keys from this address'),
+          '429': refused('Too many wrong keys from this address, or from all addresses together (600 a minute for the whole box)'),
         },
       },
       post: {
@@ -414,6 +415,80 @@ function logoPaths(): Record<string, JsonObject> {
   };
 }
 
+/**
+ * The running order as a file (running-order-routes.ts): written by hand, because
+ * the import's body is a CSV file or a list, not the fields of one operation.
+ */
+function runningOrderPaths(): Record<string, JsonObject> {
+  const keyParameter = { name: 'api_key', in: 'path', required: true, description: 'The room\'s API key', schema: { type: 'string' } };
+  const columns = CSV_COLUMNS.join(',');
+  return {
+    '/api/v1/{api_key}/timers.csv': {
+      get: {
+        operationId: 'v1_timers_csv',
+        tags: ['v1'],
+        summary: 'Addition: the running order as a CSV file',
+        description:
+          `Addition to v1: every timer in running order, one row each, with the header \`${columns}\` (durations as m:ss or h:mm:ss, ` +
+          'times of day as ISO 8601, the tag by its name). A cell that a spreadsheet would run as a formula (one starting with = + - @, a tab or a carriage return) ' +
+          'is written with a \' first, so it opens as text; the import takes that \' off again. A read: nothing changes.',
+        parameters: [keyParameter],
+        responses: {
+          '200': { description: 'The CSV file (RFC 4180, CRLF line ends)', headers: rateHeaders, content: { 'text/csv': { schema: { type: 'string' } } } },
+          '401': errorResponses['401'],
+          '429': errorResponses['429'],
+        },
+      },
+    },
+    '/api/v1/{api_key}/timers/import': {
+      post: {
+        operationId: 'v1_timers_import',
+        tags: ['v1'],
+        summary: 'Addition: append a CSV file, or a list of timers, to the running order: all rows or none',
+        description:
+          'Addition to v1: the body is a CSV file (`Content-Type: text/csv`, the columns of GET /timers.csv in any order; `duration` is required, ' +
+          'the others take the defaults of POST /timers; a tag is named and must exist already: an import never makes tags) ' +
+          'or `application/json` `{"timers": [ {fields of POST /timers}, ... ]}`. Every row is checked with the rules of POST /timers, ' +
+          'then all are appended as one change (one seq step, one event, one save; answered once on disk), or, if any row is refused, none: ' +
+          `the 400 names the first bad CSV line (or list position) and field. At most ${MAX_IMPORT_BYTES} bytes; the running order holds at most 100 timers. ` +
+          'Counts once against the rate limit. POST only: a file does not fit in a GET.',
+        parameters: [keyParameter],
+        requestBody: {
+          required: true,
+          content: {
+            'text/csv': { schema: { type: 'string' } },
+            'application/json': {
+              schema: { type: 'object', required: ['timers'], properties: { timers: { type: 'array', items: { type: 'object' } } } },
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'Every row appended, in order',
+            headers: rateHeaders,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['ok', 'imported', 'timers'],
+                  properties: { ok: { type: 'boolean', enum: [true] }, imported: { type: 'integer', minimum: 1 }, timers: { type: 'array', items: ref('Timer') } },
+                },
+              },
+            },
+          },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '404': errorResponses['404'],
+          '413': jsonResponse(`Body larger than ${MAX_IMPORT_BYTES} bytes`, 'Error'),
+          '415': jsonResponse('Neither text/csv nor application/json', 'Error'),
+          '429': errorResponses['429'],
+          '503': responseRef('NotSaved'),
+        },
+      },
+    },
+  };
+}
+
 export function buildOpenApiDocument(): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const op of operations) {
@@ -458,6 +533,7 @@ export function buildOpenApiDocument(): JsonObject {
     },
   };
   Object.assign(paths, logoPaths());
+  Object.assign(paths, runningOrderPaths());
   Object.assign(paths, askPaths());
   return {
     openapi: '3.0.3',

@@ -22,8 +22,17 @@ interface Route {
   readonly methods: Method[];
 }
 
-/** GET routes outside the operation table: the push channel (viewer-routes.ts). */
-const OTHER_READS: Readonly<Record<ApiVersion, readonly string[]>> = { v0: [], v1: ['/events'] };
+/** Routes outside the operation table: the push channel (viewer-routes.ts), the logo (logo-routes.ts), the running order as a file (running-order-routes.ts). */
+const OTHER_ROUTES: Readonly<Record<ApiVersion, readonly { readonly path: string; readonly methods: readonly Method[] }[]>> = {
+  v0: [],
+  v1: [
+    { path: '/events', methods: ['GET'] },
+    { path: '/display/logo', methods: ['POST'] },
+    { path: '/display/logo/delete', methods: ['GET', 'POST'] },
+    { path: '/timers.csv', methods: ['GET'] },
+    { path: '/timers/import', methods: ['POST'] },
+  ],
+};
 
 function routesOf(version: ApiVersion): Route[] {
   const routes: Route[] = [];
@@ -34,7 +43,7 @@ function routesOf(version: ApiVersion): Route[] {
     else routes.push({ path, segments: path.split('/').slice(1), methods: [...methods] });
   };
   for (const op of operations) if (op.version === version) add(op.path, op.methods);
-  for (const path of OTHER_READS[version]) add(path, ['GET']);
+  for (const route of OTHER_ROUTES[version]) add(route.path, route.methods);
   return routes;
 }
 

@@ -1,8 +1,13 @@
 // Where a request comes from, as the socket says (never a header a client can forge),
 // and whether that is this box itself: the kiosk page is for the local browser only;
-// and whether the client has gone away before its request was complete.
+// whether the client has gone away before its request was complete; and the origin
+// the links in an answer start with, which comes from configuration and the port
+// the request came in on, never from its Host (or X-Forwarded-Host) header or an
+// absolute URL in its request line: those are the client's to write.
 import { isIPv4 } from 'node:net';
 import type { Context } from 'hono';
+import { DEFAULTS } from '../config/config.js';
+import { linkOrigin, type LinkConfig } from '../app/urls.js';
 
 export function socketAddress(c: Context): string {
   // @hono/node-server puts the Node request on the env; app.request() in tests has none.
@@ -29,4 +34,23 @@ export function clientWentAway(c: Context, error: Error): boolean {
   const incoming = (c.env as { incoming?: { destroyed?: boolean; socket?: { destroyed?: boolean } } } | undefined)?.incoming;
   // In process (app.request) there is no socket: the error alone says it.
   return incoming === undefined || incoming.destroyed === true || incoming.socket?.destroyed === true;
+}
+
+/** The port the request came in on, as the socket says; undefined in process (app.request), where there is no socket. */
+export function servedPort(c: Context): number | undefined {
+  const incoming = (c.env as { incoming?: { socket?: { localPort?: number } } } | undefined)?.incoming;
+  return incoming?.socket?.localPort;
+}
+
+/** Links without a configuration (tests of other things): the box's own address on the default port. */
+const DEFAULT_LINKS: LinkConfig = { host: DEFAULTS.host, port: DEFAULTS.port };
+
+/**
+ * The origin of the links an answer gives out (the console's viewer and audience
+ * links, the audience code on the screens): `publicUrl` when configured, else this
+ * box's first LAN IPv4 (as `npm run key` prints it) and the port being served on.
+ */
+export function linkOriginOf(c: Context, links: LinkConfig | undefined): string {
+  const config = links ?? DEFAULT_LINKS;
+  return linkOrigin(config, servedPort(c) ?? config.port);
 }

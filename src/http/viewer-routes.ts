@@ -17,11 +17,10 @@ import { hitForAddress } from './address-quota.js';
 import { refusal, wrongLinkRefusal } from './error-page.js';
 import { DISPLAY_HTML } from './display-html.js';
 import { askLinkImage, askUrl } from './ask-link.js';
-import { lanOrigin } from './control-page.js';
 import { SVG_CSP } from './logo-content.js';
 import { assetHandler, pagesDirCandidates } from './page-assets.js';
 import { pageResponse } from './page-headers.js';
-import { isLoopback, socketAddress } from './request-origin.js';
+import { isLoopback, linkOriginOf, socketAddress } from './request-origin.js';
 import { sameSecret } from './secret-match.js';
 
 export interface ViewerDeps {
@@ -98,7 +97,7 @@ function askLinkAnswer(c: Context<AppEnv>, deps: HttpDeps): Response {
   if (!deps.service.room.display.showAskLink) {
     return errorResponse(c, 404, 'the audience link is not shown on the screens: the display setting showAskLink is off');
   }
-  const image = askLinkImage(askUrl(lanOrigin(c.req.url), deps.keys().audienceKey));
+  const image = askLinkImage(askUrl(linkOriginOf(c, deps.links), deps.keys().audienceKey));
   return answer(c, image, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'no-store', 'Content-Security-Policy': SVG_CSP, 'X-Content-Type-Options': 'nosniff' });
 }
 

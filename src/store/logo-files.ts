@@ -63,15 +63,15 @@ export class LogoFiles {
 
   /**
    * The room in memory no longer names `version` (replaced or deleted): its file
-   * goes once the room on disk does not name it either.
+   * goes once the room on disk does not name it either. Resolves at once, or,
+   * where nothing is saved, once the file is removed.
    */
-  retire(version: string | null, current: Room): void {
-    if (version === null || current.display.logo === version) return;
-    if (!this.#waitForSave) {
-      void this.#remove(version);
-      return;
-    }
+  retire(version: string | null, current: Room): Promise<void> {
+    if (version === null || current.display.logo === version) return Promise.resolve();
+    // Nothing is saved: nothing to wait for (resolves once the file is gone).
+    if (!this.#waitForSave) return this.#remove(version);
     this.#retired.add(version);
+    return Promise.resolve();
   }
 
   #afterSave(saved: Room, current: Room): void {

@@ -47,6 +47,14 @@ describe('console CSV import and export', { timeout: 60_000 }, () => {
       expect(await page.isHidden('#csv-import')).toBe(true);
       expect((await server.state()).timers).toHaveLength(1);
 
+      // A row only the box refuses (a label over 200 characters): the whole file is refused there, nothing added.
+      const tooLong = `${HEADER}\r\nFine,,1:00,,countdown,,\r\n${'x'.repeat(201)},,1:00,,countdown,,\r\n`;
+      await page.setInputFiles('#csv-file', { name: 'long.csv', mimeType: 'text/csv', buffer: Buffer.from(tooLong) });
+      await page.waitForSelector('#csv-import:not([hidden])');
+      await page.click('#csv-import');
+      await expect.poll(async () => (await page.textContent('#csv-status')) ?? '', MOMENT).toContain('Import refused, nothing added: line 3, label:');
+      expect((await server.state()).timers).toHaveLength(1);
+
       await page.setInputFiles('#csv-file', { name: 'show.csv', mimeType: 'text/csv', buffer: Buffer.from(showCsv(false)) });
       await page.waitForSelector('#csv-import:not([hidden])');
       expect((await server.state()).timers).toHaveLength(1);
@@ -67,14 +75,14 @@ describe('console CSV import and export', { timeout: 60_000 }, () => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv-export')]);
       expect(download.suggestedFilename()).toBe('running-order.csv');
       const exported = readFileSync(await download.path(), 'utf8').split('\r\n');
-      expect(exported[0]).toBe(HEADER);
+      expect(exported[0]).toBe('label,speaker,duration,warnAt,dangerAt,appearance,tag,scheduledAt,endsAt');
       expect(exported.slice(2, 8)).toEqual([
-        '"Item 1, part ""A""",Speaker 1,1:30,0:30,countdown,,',
-        '"Item 2, part ""A""",Speaker 2,0:02,0:30,countdown,Main stage,',
-        '"Item 3, part ""A""",Speaker 3,1:00:00,0:30,countdown,,',
-        '"Item 4, part ""A""",Speaker 4,4:30,0:30,countdown,Main stage,',
-        '"Item 5, part ""A""",Speaker 5,0:05,0:30,countdown,,2030-05-01T09:30:00.000Z',
-        '"Item 6, part ""A""",Speaker 6,1:00:00,0:30,countdown,Main stage,',
+        '"Item 1, part ""A""",Speaker 1,1:30,0:30,0:00,countdown,,,',
+        '"Item 2, part ""A""",Speaker 2,0:02,0:30,0:00,countdown,Main stage,,',
+        '"Item 3, part ""A""",Speaker 3,1:00:00,0:30,0:00,countdown,,,',
+        '"Item 4, part ""A""",Speaker 4,4:30,0:30,0:00,countdown,Main stage,,',
+        '"Item 5, part ""A""",Speaker 5,0:05,0:30,0:00,countdown,,2030-05-01T09:30:00.000Z,',
+        '"Item 6, part ""A""",Speaker 6,1:00:00,0:30,0:00,countdown,Main stage,,',
       ]);
       expect(exported).toHaveLength(1 + 31 + 1);
       expect(problems).toEqual([]);

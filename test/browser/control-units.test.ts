@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import { toSnapshot, type Snapshot } from '../../src/domain/snapshot.js';
-import { formatDurationText, parseDurationText } from '../../src/pages/control/duration-text.js';
+import { formatDurationText, parseDurationText } from '../../src/domain/duration-text.js';
 import { LatestSnapshot } from '../../src/pages/control/latest-snapshot.js';
 
 describe('duration text', () => {

@@ -8,6 +8,7 @@ import { RoomService } from '../../src/app/room-service.js';
 import { logTimeNotice } from '../../src/app/time-notice-log.js';
 import { createRoom } from '../../src/domain/room.js';
 import type { Room } from '../../src/domain/types.js';
+import type { LinkConfig } from '../../src/app/urls.js';
 import { createApp, type AppEnv, type Keys } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -78,6 +79,8 @@ export interface TestAppOptions {
   readonly logLevel?: 'info' | 'debug';
   /** Where uploaded logos are stored; none unless a test gives one. */
   readonly dataDir?: string;
+  /** What the links the box gives out start with (`publicUrl`, host, port); the box's own address on 8080 unless a test gives one. */
+  readonly links?: LinkConfig;
 }
 
 export interface TestApp {
@@ -132,6 +135,7 @@ export function createTestApp(opts: TestAppOptions = {}): TestApp {
     newTimerId: counterIds(() => service.room),
     clientAddress: (c) => c.req.header(CLIENT_HEADER) ?? DEFAULT_CLIENT,
     ...(opts.dataDir === undefined ? {} : { logos: new LogoFiles({ dataDir: opts.dataDir }) }),
+    ...(opts.links === undefined ? {} : { links: opts.links }),
   });
 
   const request = async (path: string, init: RequestInit & { client?: string } = {}): Promise<Response> => {

@@ -7,10 +7,11 @@ import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { publicHost } from '../../src/app/urls.js';
 import { buttonPanelExamples } from '../../src/http/control-page-html.js';
-import { lanOrigin } from '../../src/http/control-page.js';
-import { API_KEY, VIEWER_KEY, createTestApp } from '../helpers/test-app.js';
+import { API_KEY, AUDIENCE_KEY, VIEWER_KEY, createTestApp } from '../helpers/test-app.js';
 
 const LAN = 'http://192.168.1.50:8080';
+/** The box configured with the address people on the LAN use (publicUrl). */
+const LINKS = { host: '0.0.0.0', port: 8080, publicUrl: LAN };
 /** What Chromium and Firefox send when they navigate to a page. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
@@ -39,7 +40,7 @@ function darkModules(svg: string): Set<string> {
 
 describe('GET /control/{api_key}', () => {
   it('serves the console with the keys, the viewer link, example URLs and the script, under a strict policy', async () => {
-    const t = createTestApp();
+    const t = createTestApp({ links: LINKS });
     const res = await t.request(`${LAN}/control/${API_KEY}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -66,7 +67,7 @@ describe('GET /control/{api_key}', () => {
   });
 
   it('draws a QR code that encodes exactly the viewer link', async () => {
-    const t = createTestApp();
+    const t = createTestApp({ links: LINKS });
     const html = await (await t.request(`${LAN}/control/${API_KEY}`)).text();
     const svg = /<svg class="qr"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
     const drawn = darkModules(svg);
@@ -80,14 +81,25 @@ describe('GET /control/{api_key}', () => {
     expect([...drawn].sort()).toEqual([...wanted].sort());
   });
 
-  it('gives a LAN address in the links when the page is opened on the box itself', async () => {
-    expect(lanOrigin('http://192.168.1.50:8080/control/k')).toBe(LAN);
-    expect(lanOrigin('http://showclock.local/control/k')).toBe('http://showclock.local');
-    expect(lanOrigin('http://127.0.0.1:8080/control/k')).toBe(`http://${publicHost('0.0.0.0')}:8080`);
-    expect(lanOrigin('http://localhost:8080/control/k')).toBe(`http://${publicHost('0.0.0.0')}:8080`);
+  it("gives the box's LAN address in the links, as npm run key prints it, however the page was reached", async () => {
     const t = createTestApp();
+    const own = `http://${publicHost('0.0.0.0')}:8080`;
+    for (const opened of ['http://127.0.0.1:8080', 'http://localhost:8080', LAN, 'http://showclock.local']) {
+      const html = await (await t.request(`${opened}/control/${API_KEY}`)).text();
+      expect(html, opened).toContain(`value="${own}/view/${VIEWER_KEY}"`);
+      expect(html, opened).toContain(`value="${own}/ask/${AUDIENCE_KEY}"`);
+      expect(html, opened).toContain(`value="${own}/api/v1/${API_KEY}"`);
+    }
+  });
+
+  it('uses the configured publicUrl in every link, whatever the page was opened as', async () => {
+    const t = createTestApp({ links: { host: '0.0.0.0', port: 8080, publicUrl: 'https://timer.example.org' } });
     const html = await (await t.request(`http://127.0.0.1:8080/control/${API_KEY}`)).text();
-    expect(html).toContain(`value="http://${publicHost('0.0.0.0')}:8080/view/${VIEWER_KEY}"`);
+    expect(html).toContain(`value="https://timer.example.org/view/${VIEWER_KEY}"`);
+    expect(html).toContain(`value="https://timer.example.org/ask/${AUDIENCE_KEY}"`);
+    expect(html).toContain(`value="https://timer.example.org/api/v1/${API_KEY}"`);
+    expect(html).toContain(`value="https://timer.example.org/api/v1/${API_KEY}/toggle"`);
+    expect(html).not.toContain('127.0.0.1');
   });
 
   it('answers a browser with a wrong key with a 401 page that reveals neither key', async () => {

@@ -270,7 +270,7 @@ describe('responses', () => {
       for (const [method, operation] of Object.entries(item)) {
         if (!answersJson(operation)) continue;
         const responses = operation.responses as Record<string, Json>;
-        const success = path.endsWith('/timers') && method === 'post' ? '201' : '200';
+        const success = (path.endsWith('/timers') || path.endsWith('/timers/import')) && method === 'post' ? '201' : '200';
         const expected = [success, '400', '401', '404', '429', ...(method === 'post' ? ['413'] : [])];
         for (const code of expected) {
           expect(responses[code], `${method} ${path} ${code}`).toBeDefined();

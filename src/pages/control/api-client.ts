@@ -55,6 +55,19 @@ export class ApiClient {
       : { ok: false, error: 'the box sent an answer without the new timer' };
   }
 
+  /** A CSV file appended to the running order as one change by the box: all its rows, or none (the refusal names the line). */
+  async importCsv(text: string): Promise<ApiResult<number>> {
+    const answer = await this.#send('POST', '/timers/import', { headers: { 'Content-Type': 'text/csv' }, body: text });
+    if (!answer.ok) return answer;
+    const imported = isRecord(answer.value) ? answer.value.imported : undefined;
+    return typeof imported === 'number' ? { ok: true, value: imported } : { ok: false, error: 'the box sent an answer without the number imported' };
+  }
+
+  /** Where the box serves the running order as CSV (a download: the key is in the path, as in the console's own URL). */
+  get csvUrl(): string {
+    return `${this.#base}/timers.csv`;
+  }
+
   async state(): Promise<ApiResult<Snapshot>> {
     const answer = await this.#request('GET', '/state');
     if (!answer.ok) return answer;

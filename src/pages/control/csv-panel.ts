@@ -1,12 +1,13 @@
-// Import and export of the running order as CSV. An import only ever adds to the
-// end (replacing would delete the operator's show on a mistaken file); the whole
-// file is checked, and counted against the 100-timer limit, before the first
-// timer is created, so a refused file creates nothing.
-import type { Snapshot } from '../../domain/snapshot.js';
+// Import and export of the running order as CSV, through the box's own endpoints
+// (GET /timers.csv, POST /timers/import), which curl and scripts use too. An import
+// only ever adds to the end (replacing would delete the operator's show on a
+// mistaken file). The file is read here first, with the box's own reader, to say
+// how many timers it holds before anything is sent; the box checks it again and
+// adds all rows as one change, or none, naming the first bad line.
 import { MAX_TIMERS } from '../../domain/limits.js';
 import { byId, setText } from './elements.js';
 import type { RoomCommands } from './room-commands.js';
-import { formatRunningOrderCsv, parseRunningOrderCsv, type CsvTimer } from './running-order-csv.js';
+import { parseRunningOrderCsv } from '../../domain/running-order-csv.js';
 
 /** FileReader rather than Blob.text(), which Safari 12 and Chrome 70 (the build's targets) lack. */
 function readText(file: File): Promise<string> {
@@ -23,7 +24,8 @@ export class CsvPanel {
   readonly #file = byId('csv-file', HTMLInputElement);
   readonly #confirm = byId('csv-import', HTMLButtonElement);
   readonly #status = byId('csv-status', HTMLParagraphElement);
-  #pending: readonly CsvTimer[] = [];
+  /** The file read and checked, waiting for the operator's press; its number of rows. */
+  #pending: { readonly text: string; readonly rows: number } | null = null;
 
   constructor(commands: RoomCommands) {
     this.#commands = commands;
@@ -33,7 +35,7 @@ export class CsvPanel {
   }
 
   async #read(): Promise<void> {
-    this.#hold([]);
+    this.#hold(null);
     const files = this.#file.files;
     const file = files === null ? undefined : files[0];
     if (file === undefined) return;
@@ -59,51 +61,34 @@ export class CsvPanel {
       this.#say(`Import refused, nothing added: ${parsed.rows.length} timers, but the running order has room for ${room} more (at most ${MAX_TIMERS}).`);
       return;
     }
-    this.#hold(parsed.rows);
+    this.#hold({ text, rows: parsed.rows.length });
     this.#say(`${parsed.rows.length} timers read. Press “Add ${parsed.rows.length} timers to the end” to import them.`);
   }
 
   async #import(): Promise<void> {
-    const rows = this.#pending;
-    this.#hold([]);
+    const pending = this.#pending;
+    this.#hold(null);
     this.#file.value = '';
-    let added = 0;
-    for (const row of rows) {
-      const body: Record<string, string | number | null> = {
-        label: row.label,
-        speaker: row.speaker,
-        duration: row.duration,
-        appearance: row.appearance,
-        tagId: row.tagId,
-        scheduledAt: row.scheduledAt,
-      };
-      if (row.warnAt !== null) body.warnAt = row.warnAt;
-      const created = await this.#commands.api.createTimer(body);
-      if (!created.ok) {
-        // Said exactly, so the operator knows which rows to fix and import again.
-        this.#say(`Import stopped at data row ${added + 1}: ${created.error}. Rows 1 to ${added} were added; none after.`);
-        return;
-      }
-      added += 1;
-    }
-    this.#say(`Imported ${added} timers at the end of the running order.`);
+    if (pending === null) return;
+    const imported = await this.#commands.api.importCsv(pending.text);
+    // The box adds every row or none: its refusal names the line and field to fix.
+    this.#say(imported.ok ? `Imported ${imported.value} timers at the end of the running order.` : `Import refused, nothing added: ${imported.error.replace(/^nothing was imported: /, '')}.`);
   }
 
   #export(): void {
-    const shown: Snapshot | null = this.#commands.shown;
-    if (shown === null) return;
     const link = document.createElement('a');
-    link.href = 'data:text/csv;charset=utf-8,' + encodeURIComponent(formatRunningOrderCsv(shown.timers, shown.tags));
+    link.href = this.#commands.api.csvUrl;
     link.download = 'running-order.csv';
     document.body.appendChild(link);
     link.click();
     link.remove();
   }
 
-  #hold(rows: readonly CsvTimer[]): void {
-    this.#pending = rows;
-    this.#confirm.hidden = rows.length === 0;
-    setText(this.#confirm, `Add ${rows.length} timers to the end`);
+  #hold(pending: { readonly text: string; readonly rows: number } | null): void {
+    this.#pending = pending;
+    const rows = pending === null ? 0 : pending.rows;
+    this.#confirm.hidden = rows === 0;
+    setText(this.#confirm, `Add ${rows} timers to the end`);
   }
 
   #say(text: string): void {

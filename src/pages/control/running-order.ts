@@ -4,7 +4,7 @@
 // from another console, and a row being edited is never moved under the cursor.
 import type { Snapshot } from '../../domain/snapshot.js';
 import { APPEARANCES, type Appearance, type Timer } from '../../domain/types.js';
-import { DURATION_HINT, formatDurationText, parseDurationText } from './duration-text.js';
+import { DURATION_HINT, formatDurationText, parseDurationText } from '../../domain/duration-text.js';
 import { instantText, parseInstantText } from './time-of-day-text.js';
 import { byId, make, setText } from './elements.js';
 import { TwoPress } from './two-press.js';
