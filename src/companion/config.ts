@@ -42,7 +42,10 @@ export function setupOf(config: ModuleConfig | undefined, secrets: ModuleSecrets
   const typedKey = (secrets?.apiKey ?? '').trim();
   const apiKey = decodeURIComponent(/\/api\/v[01]\/([^/?#\s]+)/.exec(typedKey)?.[1] ?? typedKey);
   const scheme = /^https:\/\//i.test(host) ? 'https' : 'http';
-  host = host.replace(/^[a-z]+:\/\//i, '').replace(/[/?#].*$/, '');
+  host = host.replace(/^[a-z]+:\/\//i, '');
+  // Cut at the first / ? or #, found by a search rather than /[/?#].*$/, which is quadratic on a long line of slashes.
+  const pathAt = host.search(/[/?#]/);
+  if (pathAt !== -1) host = host.slice(0, pathAt);
   let port = Number(config?.port ?? DEFAULT_PORT);
   const typedPort = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(host);
   if (typedPort !== null) {

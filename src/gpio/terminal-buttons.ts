@@ -17,6 +17,18 @@ export function buttonHelp(buttons: readonly ButtonSpec[]): string {
   return `Simulated buttons: type a BCM number and Enter to press it, add h to hold it.\n${lines.join('\n')}\n`;
 }
 
+/**
+ * A typed line as a press: `17`, `17h`, `17 hold`, `h 17` (any case, spaces around);
+ * null when it is none. Trimmed first, then matched without white space at its ends:
+ * `^\s*...\s*(h|hold)?\s*$` on the whole line was quadratic on a digit and a long run of
+ * spaces not ending the line (issue 26: 64 KB of spaces held the event loop 1.6 s).
+ */
+export function parseButtonLine(line: string): { readonly bcm: number; readonly hold: boolean } | null {
+  const match = /^(?:(\d{1,2})\s*(h|hold)?|(?:h|hold)\s*(\d{1,2}))$/i.exec(line.trim());
+  if (match === null) return null;
+  return { bcm: Number(match[1] ?? match[3]), hold: match[2] !== undefined || match[3] !== undefined };
+}
+
 export function attachTerminalButtons(deps: {
   input: NodeJS.ReadableStream;
   output: { write(text: string): unknown };
@@ -31,14 +43,13 @@ export function attachTerminalButtons(deps: {
   output.write(buttonHelp(buttons));
 
   lines.on('line', (line) => {
-    const match = /^\s*(?:(\d{1,2})\s*(h|hold)?|(?:h|hold)\s*(\d{1,2}))\s*$/i.exec(line);
-    const bcm = match === null ? NaN : Number(match[1] ?? match[3]);
-    const button = buttons.find((b) => b.bcm === bcm);
-    if (match === null || button === undefined) {
+    const press = parseButtonLine(line);
+    const button = press === null ? undefined : buttons.find((b) => b.bcm === press.bcm);
+    if (press === null || button === undefined) {
       if (line.trim() !== '') output.write(buttonHelp(buttons));
       return;
     }
-    const hold = match[2] !== undefined || match[3] !== undefined;
+    const { bcm, hold } = press;
     if (hold && button.long === null) {
       output.write(`BCM ${bcm} has no long press; pressing it briefly\n`);
     }

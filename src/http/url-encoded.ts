@@ -45,11 +45,17 @@ export function decodeUrlEncodedMap(text: string): ReadonlyMap<string, Decoded> 
   if (text.length === 0) return NOTHING;
   const result = new Map<string, Decoded>();
   let start = 0;
+  // The next "=" at or after `start`, searched for again only once passed: a search from
+  // every pair would scan to a far "=" each time (`a&a&...&a=`: quadratic, issue 26).
+  let equals = -1;
   while (start <= text.length) {
     let end = text.indexOf('&', start);
     if (end === -1) end = text.length;
-    const equals = text.indexOf('=', start);
-    const hasValue = equals !== -1 && equals < end;
+    if (equals < start) {
+      equals = text.indexOf('=', start);
+      if (equals === -1) equals = text.length + 1;
+    }
+    const hasValue = equals < end;
     const name = decode(text.slice(start, hasValue ? equals : end));
     start = end + 1;
     // A name that does not decode cannot be a field's (they are plain ASCII): ignored, as every unknown name is.
