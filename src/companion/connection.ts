@@ -9,6 +9,7 @@
 import type { CompanionVariableValues, InstanceStatus, LogLevel } from '@companion-module/base';
 import type { Snapshot } from '../domain/snapshot.js';
 import { createSseParser } from '../pages/display/sse-parser.js';
+import { streamSnapshots } from '../pages/display/stream-snapshots.js';
 import type { ActionRunner } from './actions.js';
 import { answerOf, apiUrl, errorText, isSnapshot, networkReason, send, snapshotIn, type ApiAnswer, type Fetch, type Target } from './api-client.js';
 import { feedbackSignatures, FEEDBACK_IDS, type FeedbackId, type FeedbackSource } from './feedbacks.js';
@@ -257,15 +258,17 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
     onConnected: () => void,
   ): Promise<Outcome> {
     let delivered = false;
+    // This connection's snapshots: the first event is whole, the changes after it are deltas of it.
+    const take = streamSnapshots(isSnapshot);
     const parse = createSseParser((event) => {
-      if (event.event !== 'state' || generation !== this.#generation) return;
-      let snapshot: unknown;
-      try {
-        snapshot = JSON.parse(event.data);
-      } catch {
+      if (generation !== this.#generation) return;
+      const snapshot = take(event.event, event.data);
+      if (snapshot === null) {
+        // A change that does not fit what the module holds: a new connection starts with the whole snapshot.
+        controller.abort();
         return;
       }
-      if (!isSnapshot(snapshot)) return;
+      if (snapshot === undefined) return;
       const first = !delivered;
       delivered = true;
       // The first snapshot of a connection is the present, whatever seq it has.

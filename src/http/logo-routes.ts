@@ -66,11 +66,14 @@ export function mountLogo(app: Hono<AppEnv>, deps: LogoDeps): void {
       try {
         await logos.save(checked.version, bytes);
       } catch (error) {
+        await logos.uploaded(checked.version, service.room);
         return notStored(c, error);
       }
       // Read after the save: another upload may have replaced it meanwhile.
       const previous = service.room.display.logo;
       const failed = await setLogo(c, service, checked.version);
+      // Made or refused, the upload is over: a file the room does not name goes like any other.
+      await logos.uploaded(checked.version, service.room);
       if (failed !== null) return failed;
       await logos.retire(previous, service.room);
       return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);

@@ -514,10 +514,13 @@ export function buildOpenApiDocument(): JsonObject {
     get: {
       operationId: 'v1_events',
       tags: ['v1'],
-      summary: 'Push channel (Server-Sent Events): the snapshot now, then one event per change',
+      summary: 'Push channel (Server-Sent Events): the snapshot now, then one event per change, as what changed',
       description:
-        'Addition to v1. Each change of the room is one event `id: <seq>`, `event: state`, `data: <State as JSON>` (the `state` of GET /state), ' +
-        'in seq order; the stream starts with the current snapshot, also on a reconnect with Last-Event-ID. ' +
+        'Addition to v1. The stream starts with the current snapshot, `id: <seq>`, `event: state`, `data: <State as JSON>` (the `state` of GET /state), ' +
+        'also on a reconnect with Last-Event-ID. Each change of the room is then one event in seq order, `id: <seq>`, `event: patch`, ' +
+        '`data: {"seq", "from", "set"?, "timers"?, "tags"?, "questions"?}`: `from` is the seq of the snapshot it applies to; `set` holds the fields whose value changed, whole; ' +
+        'each list holds `put` (items new, appended, or changed, replaced where they stand), `remove` (ids) and `order` (every id, only when the order changed). ' +
+        'Applied in turn they give exactly the State at each seq. A stream that falls behind may get a whole `state` event again. ' +
         'A comment line `: heartbeat` every 15 s. Counts once against the rate limit, when it connects.',
       parameters: [{ name: 'api_key', in: 'path', required: true, description: 'The room\'s API key', schema: { type: 'string' } }],
       responses: {

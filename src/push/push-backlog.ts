@@ -32,7 +32,8 @@ export class PushBacklog {
     this.#chunks.push(chunk);
     if (this.#chunks.length > this.#max) {
       const latest = this.#chunks.reduce<PushChunk | null>((found, c) => (c.seq === null ? found : c), null);
-      this.#chunks = latest === null ? [] : [latest];
+      // A delta needs the events before it, which are dropped here: the whole snapshot goes instead.
+      this.#chunks = latest === null ? [] : [latest.whole?.() ?? latest];
       this.#coalesced += 1;
     }
   }

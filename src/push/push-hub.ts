@@ -1,6 +1,9 @@
 // The push hub: owns every open push stream (consoles, viewers, the kiosk) and
-// fans each room change out to them. A change is serialised once and the same
-// bytes go to every stream. Changes made in one synchronous burst are sent as
+// fans each room change out to them. A stream starts with the full snapshot;
+// each change then goes as a delta of the snapshot the stream last got
+// (snapshot-delta.ts), so a change costs what changed. A delta is serialised once
+// per snapshot the streams hold (nearly always one) and the same bytes go to
+// every stream that holds it; a stream that holds another gets the full snapshot. Changes made in one synchronous burst are sent as
 // the burst's final state (decided in a microtask after the room settles), so
 // seq always rises on every stream and the last state is never dropped. A
 // heartbeat comment keeps idle connections open; the same tick drops streams
@@ -12,8 +15,9 @@
 import type { RoomChange, RoomListener } from '../app/room-service.js';
 import { sameValue } from '../domain/same-value.js';
 import { shownQuestion } from '../domain/questions.js';
-import { publicSnapshot, type Snapshot } from '../domain/snapshot.js';
-import { encodeChunk, HEARTBEAT, stateEvent } from './sse-format.js';
+import { publicSnapshot, type PublicSnapshot, type Snapshot } from '../domain/snapshot.js';
+import { snapshotDelta } from '../domain/snapshot-delta.js';
+import { encodeChunk, HEARTBEAT, patchEvent, stateEvent } from './sse-format.js';
 import { ResponseClient, type ResponseSink } from './response-client.js';
 import { StreamClient, type PushChunk } from './stream-client.js';
 import { StreamBudget, type Admission, type Refusal, type StreamBudgets, type StreamKind } from './stream-budgets.js';
@@ -85,6 +89,37 @@ export const HEARTBEAT_MS = 15_000;
  */
 export const BYTES_PER_TURN = 1_000_000;
 export const STALL_LIMIT_MS = 30_000;
+/** Snapshots kept, per kind of stream, to make deltas from: the last change's and those streams opened on since. */
+const BASES_KEPT = 4;
+
+/** Recent snapshots of one kind (full or public) by seq: what streams may hold, to make each change's delta from. */
+class Bases<S extends Snapshot | PublicSnapshot> {
+  readonly #bySeq = new Map<number, S>();
+
+  keep(snapshot: S): void {
+    this.#bySeq.delete(snapshot.seq);
+    this.#bySeq.set(snapshot.seq, snapshot);
+    for (const seq of this.#bySeq.keys()) {
+      if (this.#bySeq.size <= BASES_KEPT) break;
+      this.#bySeq.delete(seq);
+    }
+  }
+
+  /** The chunk for a stream that holds `seq`: the delta from it when it is known, else the whole snapshot. */
+  chunkFor(seq: number, next: S, whole: () => PushChunk, made: Map<number, PushChunk>, serialised: () => void): PushChunk {
+    const cached = made.get(seq);
+    if (cached !== undefined) return cached;
+    const base = this.#bySeq.get(seq);
+    let chunk: PushChunk;
+    if (base === undefined) chunk = whole();
+    else {
+      serialised();
+      chunk = { bytes: encodeChunk(patchEvent(snapshotDelta(base, next))), seq: next.seq, whole };
+    }
+    made.set(seq, chunk);
+    return chunk;
+  }
+}
 
 export class PushHub {
   readonly #source: SnapshotSource;
@@ -117,6 +152,8 @@ export class PushHub {
   #generation = 0;
   #closed = false;
   #serialized = 0;
+  readonly #controlBases = new Bases<Snapshot>();
+  readonly #publicBases = new Bases<PublicSnapshot>();
 
   constructor(opts: PushHubOptions) {
     this.#source = opts.source;
@@ -227,7 +264,15 @@ export class PushHub {
   #admit<C extends PushClient>(client: C, opts: OpenOptions, admission: Admission): C {
     if (opts.abortConnection !== undefined) this.#aborts.set(client, opts.abortConnection);
     const snapshot = this.#source.snapshot();
-    client.send({ bytes: encodeChunk(stateEvent(opts.kind === 'control' ? snapshot : publicSnapshot(snapshot))), seq: snapshot.seq });
+    // The stream's first event is the whole snapshot, kept as a base for the deltas of the next change.
+    if (opts.kind === 'control') {
+      this.#controlBases.keep(snapshot);
+      client.send({ bytes: encodeChunk(stateEvent(snapshot)), seq: snapshot.seq });
+    } else {
+      const shown = publicSnapshot(snapshot);
+      this.#publicBases.keep(shown);
+      client.send({ bytes: encodeChunk(stateEvent(shown)), seq: snapshot.seq });
+    }
     if (opts.kind === 'control' && this.#notice !== null) client.send(this.#notice);
     // The connection may be gone already (closed before its first write): nothing to keep.
     if (client.ended) return client;
@@ -280,28 +325,48 @@ export class PushHub {
     }
     if (control.length === 0 && onScreens.length === 0) return;
     this.#generation += 1;
-    if (control.length > 0) {
+    const sends: [PushClient, PushChunk][] = [];
+    if (control.length > 0) this.#chunksFor(control, snapshot, this.#controlBases, sends);
+    if (onScreens.length > 0) this.#chunksFor(onScreens, publicSnapshot(snapshot), this.#publicBases, sends);
+    this.#sendFrom(sends, 0, this.#generation);
+  }
+
+  /** Each client's chunk: the delta from the snapshot it holds (made once per such snapshot), or the whole one. */
+  #chunksFor<S extends Snapshot | PublicSnapshot>(clients: readonly PushClient[], next: S, bases: Bases<S>, sends: [PushClient, PushChunk][]): void {
+    let whole: PushChunk | null = null;
+    const wholeChunk = (): PushChunk => {
+      if (whole === null) {
+        this.#serialized += 1;
+        whole = { bytes: encodeChunk(stateEvent(next)), seq: next.seq };
+      }
+      return whole;
+    };
+    const made = new Map<number, PushChunk>();
+    const serialised = (): void => {
       this.#serialized += 1;
-      this.#sendFrom(control, 0, { bytes: encodeChunk(stateEvent(snapshot)), seq: snapshot.seq }, this.#generation);
-    }
-    if (onScreens.length > 0) {
-      this.#serialized += 1;
-      this.#sendFrom(onScreens, 0, { bytes: encodeChunk(stateEvent(publicSnapshot(snapshot))), seq: snapshot.seq }, this.#generation);
-    }
+    };
+    for (const client of clients) sends.push([client, bases.chunkFor(client.sentSeq, next, wholeChunk, made, serialised)]);
+    bases.keep(next);
   }
 
   /**
-   * Writes the chunk to the clients from `start` on, at most BYTES_PER_TURN in
-   * one turn of the event loop, the rest in the next: a large room (a long
-   * running order) sent to hundreds of screens must not hold up every other
-   * request meanwhile. A usual snapshot reaches every stream in one turn. A newer
-   * change, which goes to every stream itself, ends an older one's remaining turns.
+   * Writes each client its chunk, from `start` on, at most BYTES_PER_TURN in one
+   * turn of the event loop, the rest in the next: a large room (a long running
+   * order) sent whole to hundreds of screens must not hold up every other request
+   * meanwhile. A change reaches every stream in one turn as a rule. A newer change,
+   * which goes to every stream itself, ends an older one's remaining turns.
    */
-  #sendFrom(clients: readonly PushClient[], start: number, chunk: PushChunk, generation: number): void {
+  #sendFrom(sends: readonly [PushClient, PushChunk][], start: number, generation: number): void {
     if (this.#closed || generation !== this.#generation) return;
-    const end = Math.min(clients.length, start + Math.max(1, Math.floor(BYTES_PER_TURN / chunk.bytes.length)));
-    for (let i = start; i < end; i += 1) clients[i]?.send(chunk);
-    if (end < clients.length) setImmediate(() => this.#sendFrom(clients, end, chunk, generation));
+    let bytes = 0;
+    let i = start;
+    for (; i < sends.length; i += 1) {
+      const [client, chunk] = sends[i] as [PushClient, PushChunk];
+      if (i > start && bytes + chunk.bytes.length > BYTES_PER_TURN) break;
+      client.send(chunk);
+      bytes += chunk.bytes.length;
+    }
+    if (i < sends.length) setImmediate(() => this.#sendFrom(sends, i, generation));
   }
 
   #tick(): void {

@@ -1,9 +1,12 @@
 // The wire format of the push channel (Server-Sent Events). One event per state
 // change: `id` is the snapshot's seq, so a client's Last-Event-ID names what it saw.
 import type { PublicSnapshot, Snapshot } from '../domain/snapshot.js';
+import type { SnapshotDelta } from '../domain/snapshot-delta.js';
 import { snapshotJson } from './snapshot-json.js';
 
 export const STATE_EVENT = 'state';
+/** A change after the first snapshot: a delta of the snapshot the stream last got (snapshot-delta.ts). */
+export const PATCH_EVENT = 'patch';
 
 /**
  * JSON never holds a raw newline, so the snapshot always fits one `data:` line.
@@ -11,6 +14,11 @@ export const STATE_EVENT = 'state';
  */
 export function stateEvent(snapshot: Snapshot | PublicSnapshot): string {
   return `id: ${snapshot.seq}\nevent: ${STATE_EVENT}\ndata: ${snapshotJson(snapshot)}\n\n`;
+}
+
+/** One change as a delta; `id` is the seq it makes, as for a state event. */
+export function patchEvent(delta: SnapshotDelta): string {
+  return `id: ${delta.seq}\nevent: ${PATCH_EVENT}\ndata: ${JSON.stringify(delta)}\n\n`;
 }
 
 /** A comment line: EventSource ignores it, but it keeps proxies and NAT tables from closing an idle stream. */

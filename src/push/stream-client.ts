@@ -8,8 +8,10 @@ import { allowedSafely, PushBacklog } from './push-backlog.js';
 /** A chunk as the hub shares it: the same bytes go to every client. */
 export interface PushChunk {
   readonly bytes: Uint8Array;
-  /** The seq of a state event; null for a heartbeat, which may be dropped when a client lags. */
+  /** The seq of a state or patch event; null for a heartbeat, which may be dropped when a client lags. */
   readonly seq: number | null;
+  /** For a delta: the whole snapshot it makes, which a backlog that drops the deltas before it sends instead. */
+  readonly whole?: () => PushChunk;
 }
 
 export interface StreamClientOptions {

@@ -28,6 +28,10 @@ export class LogoFiles {
   readonly #waitForSave: boolean;
   /** One writer per file: two uploads of the same logo at once take turns (and never share a temp file). */
   readonly #writers = new Map<string, AtomicFile>();
+  /** Uploads under way per version (saved or being saved, their room change not made yet): never removed meanwhile. */
+  readonly #uploading = new Map<string, number>();
+  /** Removals in flight: an upload of the same version waits for its file's removal before writing it again. */
+  readonly #removing = new Map<string, Promise<void>>();
 
   constructor(deps: { dataDir: string; saved?: SavedRooms; ops?: AtomicFileOps; logger?: Logger }) {
     this.#dataDir = deps.dataDir;
@@ -41,9 +45,15 @@ export class LogoFiles {
     return join(this.#dataDir, `${PREFIX}${version}`);
   }
 
-  /** Writes the logo's file, synced; resolves once it is on disk, rejects when it cannot be written. */
+  /**
+   * Writes the logo's file, synced; resolves once it is on disk, rejects when it
+   * cannot be written. The file is the upload's until `uploaded` is called (after
+   * the room change, or the refusal): it is not removed before.
+   */
   async save(version: string, bytes: Uint8Array): Promise<void> {
+    this.#uploading.set(version, (this.#uploading.get(version) ?? 0) + 1);
     this.#retired.delete(version);
+    await this.#removing.get(version);
     let writer = this.#writers.get(version);
     if (writer === undefined) {
       writer = new AtomicFile(this.#file(version), { ops: this.#ops, mode: 0o644 });
@@ -61,13 +71,21 @@ export class LogoFiles {
     }
   }
 
+  /** The upload of `version` is over (its room change made, or refused): like any file, it goes once no room names it. */
+  uploaded(version: string, current: Room): Promise<void> {
+    const left = (this.#uploading.get(version) ?? 1) - 1;
+    if (left > 0) this.#uploading.set(version, left);
+    else this.#uploading.delete(version);
+    return left > 0 ? Promise.resolve() : this.retire(version, current);
+  }
+
   /**
    * The room in memory no longer names `version` (replaced or deleted): its file
    * goes once the room on disk does not name it either. Resolves at once, or,
    * where nothing is saved, once the file is removed.
    */
   retire(version: string | null, current: Room): Promise<void> {
-    if (version === null || current.display.logo === version) return Promise.resolve();
+    if (version === null || current.display.logo === version || this.#uploading.has(version)) return Promise.resolve();
     // Nothing is saved: nothing to wait for (resolves once the file is gone).
     if (!this.#waitForSave) return this.#remove(version);
     this.#retired.add(version);
@@ -76,7 +94,8 @@ export class LogoFiles {
 
   #afterSave(saved: Room, current: Room): void {
     for (const version of this.#retired) {
-      if (saved.display.logo === version) continue;
+      // Named by the room on disk, or uploaded again meanwhile: kept (an upload ends with `uploaded`, which retires it again if need be).
+      if (saved.display.logo === version || this.#uploading.has(version)) continue;
       this.#retired.delete(version);
       // Uploaded again meanwhile: named in memory, it stays.
       if (current.display.logo === version) continue;
@@ -84,11 +103,18 @@ export class LogoFiles {
     }
   }
 
-  async #remove(version: string): Promise<void> {
+  #remove(version: string): Promise<void> {
     this.#writers.delete(version);
     // A leftover is harmless (never served, removed at the next start), so a failure is only logged.
-    await this.#ops.unlink(this.#file(version)).catch((error: unknown) => {
-      this.#logger?.warn({ version, code: (error as NodeJS.ErrnoException).code }, 'could not remove a logo file the room no longer names; it is removed at the next start');
+    const removal = this.#ops.unlink(this.#file(version)).then(
+      () => {},
+      (error: unknown) => {
+        this.#logger?.warn({ version, code: (error as NodeJS.ErrnoException).code }, 'could not remove a logo file the room no longer names; it is removed at the next start');
+      },
+    );
+    this.#removing.set(version, removal);
+    return removal.finally(() => {
+      if (this.#removing.get(version) === removal) this.#removing.delete(version);
     });
   }
 

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
 import type { Question, Room } from '../../src/domain/types.js';
+import { streamSnapshots } from '../../src/pages/display/stream-snapshots.js';
 import { ARTIFACTS, saveArtifact, saveScreenshot, overlaps, type Box } from './browser-kit.js';
 import { AUDIENCE_KEY, VIEWER_KEY, startControlServer, useBrowserRig, type ControlServer } from './control-server.js';
 
@@ -162,14 +163,18 @@ const row = (id: string): string => `#question-list li[data-question="${id}"]`;
 const fitsWidth = (page: Page): Promise<boolean> => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 const textOf = async (page: Page, selector: string): Promise<string> => (await page.textContent(selector)) ?? '';
 
-/** The snapshots of an SSE stream's `state` events, parsed. */
+/** The snapshots an SSE stream's events make (a `state` event whole, a `patch` applied to the one before), as the page rebuilds them. */
 function stateEvents(sse: string): Snapshot[] {
   const states: Snapshot[] = [];
+  const take = streamSnapshots((value): value is Snapshot => typeof value === 'object' && value !== null);
   for (const block of sse.split('\n\n')) {
     const lines = block.split('\n');
-    if (!lines.includes('event: state')) continue;
+    const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim();
+    if (event === undefined) continue;
     const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart());
-    states.push(JSON.parse(data.join('\n')) as Snapshot);
+    const snapshot = take(event, data.join('\n'));
+    if (snapshot === null) throw new Error(`a patch that does not fit the stream: ${data.join('').slice(0, 200)}`);
+    if (snapshot !== undefined) states.push(snapshot);
   }
   return states;
 }

@@ -13,6 +13,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../src/domain/snapshot.js';
+import { streamSnapshots } from '../../src/pages/display/stream-snapshots.js';
 import { ensureBundle, readSse, serviceEnv, startService, TEST_API_KEY, type ServiceProcess } from './service-process.js';
 
 function probe(): string | null {
@@ -201,9 +203,12 @@ describe.skipIf(unavailable !== null)('failing storage under a running show', ()
       expect((await health()).status).toBe(200);
 
       // Everything pushed to a console while the storage fails.
-      const pushed: State[] = [];
+      const pushed: Snapshot[] = [];
+      // Rebuilt as a console rebuilds them: the first event whole, then deltas.
+      const take = streamSnapshots((value): value is Snapshot => typeof value === 'object' && value !== null);
       const stream = readSse(`${service.api}/events`, (event) => {
-        if (event.event === 'state') pushed.push(JSON.parse(event.data) as State);
+        const snapshot = take(event.event, event.data);
+        if (snapshot !== null && snapshot !== undefined) pushed.push(snapshot);
       });
       const storageEvents: string[] = [];
       const notices = readSse(`${service.api}/events`, (event) => {

@@ -534,7 +534,8 @@ async function mixedRound(kind: ShimKind, round: number, random: () => number): 
   const initial = await stateOf(service);
   const load: Load = { killed: false, maxSeq: initial.seq, problems: [], editMs: [] };
   const stream = readSse(`${service.api}/events`, (event) => {
-    if (event.event === 'state' && event.id !== null) load.maxSeq = Math.max(load.maxSeq, Number(event.id));
+    // Whole snapshots and deltas alike carry the seq they make as their id.
+    if ((event.event === 'state' || event.event === 'patch') && event.id !== null) load.maxSeq = Math.max(load.maxSeq, Number(event.id));
   });
 
   const edits = newTally();

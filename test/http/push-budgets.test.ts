@@ -177,10 +177,10 @@ describe('push stream budgets over real sockets', () => {
       const kiosk = await reads(s.port, '/display/events');
       const stuck = await neverReads(s.port, `/view/${VIEWER_KEY}/events`, '10.13.0.1');
       await until(() => s.hub.openOf('viewer') === 1, 5_000, 'the viewer stream');
-      // About 1 KB per event: a few hundred fill the stuck reader's receive window.
-      s.service.dispatch({ type: 'message.set', message: { text: 'x'.repeat(500), color: 'white', flash: false, bold: false } }, 'http-v1');
+      // A change is sent as what changed: a new 500-character message of three-byte characters
+      // each time makes about 1.5 KB per event, and a few hundred fill the stuck reader's receive window.
       for (let i = 0; i < 400 && s.hub.openOf('viewer') === 1; i++) {
-        s.service.dispatch({ type: 'adjust', ms: i % 2 === 0 ? 1000 : -1000 }, 'http-v1');
+        s.service.dispatch({ type: 'message.set', message: { text: `${'時'.repeat(499)}${i % 10}`, color: 'white', flash: false, bold: false } }, 'http-v1');
         await new Promise((resolve) => setImmediate(resolve));
       }
       const lastWriteMs = performance.now();

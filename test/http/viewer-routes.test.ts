@@ -16,7 +16,7 @@ import { isLoopback } from '../../src/http/request-origin.js';
 import { createLogger } from '../../src/log/logger.js';
 import { PushHub } from '../../src/push/push-hub.js';
 import { API_KEY, CLIENT_HEADER, createTestApp, FakeClock, VIEWER_KEY, AUDIENCE_KEY } from '../helpers/test-app.js';
-import { readStream, stateOf } from '../push/sse-reader.js';
+import { readStream, rebuild, stateOf } from '../push/sse-reader.js';
 
 const V = `/view/${VIEWER_KEY}`;
 /** What Chromium and Firefox send when they navigate to a page. */
@@ -63,9 +63,11 @@ describe('GET /api/v1/{api_key}/events', () => {
     const reader = readStream(bodyStream(await t.get('v1', '/events')));
     await reader.waitForEvents(1);
     expect((await t.get('v1', '/message/set?text=Wrap%20up&color=red&flash=1')).status).toBe(200);
-    const [, pushed] = await reader.waitForEvents(2);
-    expect(stateOf(pushed!).message).toEqual({ text: 'Wrap up', color: 'red', flash: true, bold: false });
-    expect(stateOf(pushed!)).toEqual(await stateOfApp(t));
+    await reader.waitForEvents(2);
+    const pushed = rebuild(reader.events)[1];
+    expect(reader.events[1]?.event).toBe('patch');
+    expect(pushed?.message).toEqual({ text: 'Wrap up', color: 'red', flash: true, bold: false });
+    expect(pushed).toEqual(await stateOfApp(t));
     await reader.cancel();
   });
 
@@ -136,7 +138,7 @@ describe('the viewer link /view/{viewer_key}', () => {
     await t.post('v1', '/timers', { label: 'Panel', speaker: 'Grace' });
     await t.get('v1', '/onair?on=1');
     await reader.waitForEvents(4);
-    expect(stateOf(reader.events[3]!)).toEqual(await publicStateOfApp(t));
+    expect(rebuild(reader.events)[3]).toEqual(await publicStateOfApp(t));
     expect(reader.text()).not.toContain(API_KEY);
     expect(reader.text()).not.toContain(VIEWER_KEY);
     await reader.cancel();

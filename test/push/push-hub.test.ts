@@ -5,10 +5,11 @@ import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { publicSnapshot } from '../../src/domain/snapshot.js';
 import { BYTES_PER_TURN, PushHub, type PushHubOptions, type Repeater } from '../../src/push/push-hub.js';
-import { stateEvent } from '../../src/push/sse-format.js';
+import { patchEvent } from '../../src/push/sse-format.js';
+import { snapshotDelta } from '../../src/domain/snapshot-delta.js';
 import type { SseEvent } from '../../src/pages/display/sse-parser.js';
 import { FakeClock } from '../helpers/test-app.js';
-import { readStream, stateOf } from './sse-reader.js';
+import { readStream, rebuild, stateOf } from './sse-reader.js';
 
 function manualRepeater(): { repeater: Repeater; tick(): void; active(): boolean; periodMs(): number | null } {
   let run: (() => void) | null = null;
@@ -51,7 +52,7 @@ function mustOpen(hub: PushHub, opts: Partial<Parameters<PushHub['open']>[0]> = 
 }
 
 function seqs(events: readonly SseEvent[]): number[] {
-  return events.map((e) => stateOf(e).seq);
+  return rebuild(events).map((snapshot) => snapshot.seq);
 }
 
 describe('push hub', () => {
@@ -79,7 +80,7 @@ describe('push hub', () => {
     expect(shared[1]).toBe(shared[0]);
     expect(shared[2]).toBe(shared[0]);
     for (const r of readers) {
-      expect(stateOf(r.events[1]!)).toMatchObject({ seq: service.room.seq, running: true });
+      expect(rebuild(r.events)[1]).toMatchObject({ seq: service.room.seq, running: true });
       await r.cancel();
     }
   });
@@ -102,7 +103,7 @@ describe('push hub', () => {
     }
     const events = await reader.waitForEvents(21);
     expect(seqs(events)).toEqual(Array.from({ length: 21 }, (_, i) => startSeq + i));
-    expect(stateOf(events[20]!)).toEqual(publicSnapshot(service.snapshot()));
+    expect(rebuild(events)[20]).toEqual(publicSnapshot(service.snapshot()));
     await reader.cancel();
   });
 
@@ -115,7 +116,7 @@ describe('push hub', () => {
     await reader.waitForEvents(2);
     const got = seqs(reader.events);
     for (let i = 1; i < got.length; i += 1) expect(got[i]).toBeGreaterThan(got[i - 1]!);
-    expect(stateOf(reader.events.at(-1)!)).toEqual(publicSnapshot(service.snapshot()));
+    expect(rebuild(reader.events).at(-1)).toEqual(publicSnapshot(service.snapshot()));
     await reader.cancel();
   });
 
@@ -289,53 +290,49 @@ describe('push hub', () => {
     await reader.waitForEvents(1);
     clock.advance(600_000);
     await settleIo();
-    const [, zero] = await reader.waitForEvents(2);
-    expect(stateOf(zero!)).toMatchObject({ running: false, remainingAtPause: 0, seq: service.room.seq });
+    const events = await reader.waitForEvents(2);
+    expect(rebuild(events)[1]).toMatchObject({ running: false, remainingAtPause: 0, seq: service.room.seq });
     await reader.cancel();
   });
 });
 
-describe('push hub: a large room is sent in slices', () => {
-  /** A room whose snapshot is about 130 KB: 100 timers, label and speaker at full length. */
-  async function bigRoom(service: RoomService): Promise<void> {
+describe('push hub: a large change is sent in slices', () => {
+  /** 99 timers, label and speaker at full length, added in one change: its delta is about 130 KB. */
+  function bigImport(service: RoomService): Promise<void> {
     const long = '時'.repeat(200);
-    for (let i = 2; i <= 100; i += 1) {
-      await service.dispatch({ type: 'timer.create', id: `t${i}`, fields: { label: long, speaker: long } }, 'http-v1').durable;
-    }
+    const timers = Array.from({ length: 99 }, (_, i) => ({ id: `t${i + 2}`, fields: { label: long, speaker: long } }));
+    return service.dispatch({ type: 'timer.import', timers }, 'http-v1').durable;
   }
 
   it('writes at most BYTES_PER_TURN of one change per turn of the event loop, and every stream gets it', async () => {
     const { hub, service } = setup();
-    await bigRoom(service);
     const clients = Array.from({ length: 40 }, () => mustOpen(hub, { kind: 'control' }));
-    const before = service.room.seq;
-    service.dispatch({ type: 'onair.set', on: true }, 'http-v1');
-    await Promise.resolve(); // the hub's microtask
-    const chunkBytes = Buffer.byteLength(stateEvent(service.snapshot()));
+    const before = service.snapshot();
+    await bigImport(service);
+    const chunkBytes = Buffer.byteLength(patchEvent(snapshotDelta(before, service.snapshot())));
     const perTurn = Math.floor(BYTES_PER_TURN / chunkBytes);
     expect(perTurn).toBeGreaterThan(0);
     expect(perTurn).toBeLessThan(clients.length);
     // In this turn, only the first slice.
-    expect(clients.filter((c) => c.sentSeq > before)).toHaveLength(perTurn);
-    await expect.poll(() => clients.every((c) => c.sentSeq === before + 1)).toBe(true);
+    expect(clients.filter((c) => c.sentSeq > before.seq)).toHaveLength(perTurn);
+    await expect.poll(() => clients.every((c) => c.sentSeq === before.seq + 1)).toBe(true);
   });
 
   it('a newer change takes over: no stream gets the older one after the newer, and all end on the newest', async () => {
     const { hub, service } = setup();
-    await bigRoom(service);
     const readers = Array.from({ length: 30 }, () => readStream(mustOpen(hub, { kind: 'control' }).stream));
     const first = service.room.seq;
-    service.dispatch({ type: 'onair.set', on: true }, 'http-v1');
-    await Promise.resolve();
+    await bigImport(service);
     service.dispatch({ type: 'blackout.set', on: true }, 'http-v1');
     await expect.poll(() => readers.every((reader) => seqs(reader.events).at(-1) === first + 2)).toBe(true);
     await settleIo();
     let skipped = 0;
     for (const reader of readers) {
       const seen = seqs(reader.events);
-      // Rising, without a step back, and nothing after the newest.
+      // Rising, without a step back, and nothing after the newest; every stream rebuilds the room exactly.
       expect(seen.at(-1)).toBe(first + 2);
       expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+      expect(rebuild(reader.events).at(-1)).toEqual(service.snapshot());
       if (!seen.includes(first + 1)) skipped += 1;
     }
     // The streams the older change had not reached yet got only the newer one.

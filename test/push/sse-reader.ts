@@ -1,6 +1,7 @@
 // Reads a push stream in tests: raw chunks as they arrive, parsed into events.
 import { createSseParser, type SseEvent } from '../../src/pages/display/sse-parser.js';
-import type { Snapshot } from '../../src/domain/snapshot.js';
+import type { PublicSnapshot, Snapshot } from '../../src/domain/snapshot.js';
+import { applyDelta, isSnapshotDelta } from '../../src/domain/snapshot-delta.js';
 
 export interface StreamReader {
   readonly events: SseEvent[];
@@ -18,6 +19,28 @@ export interface StreamReader {
 
 export function stateOf(event: SseEvent): Snapshot {
   return JSON.parse(event.data) as Snapshot;
+}
+
+/**
+ * The snapshot after each state or patch event, as a client rebuilds it: a state
+ * event is the whole snapshot, a patch is applied to the one before (and must
+ * apply: a delta from another snapshot fails the test). Other events are skipped.
+ */
+export function rebuild<S extends Snapshot | PublicSnapshot = Snapshot>(events: readonly SseEvent[]): S[] {
+  const out: S[] = [];
+  let current: S | null = null;
+  for (const event of events) {
+    if (event.event === 'state') current = JSON.parse(event.data) as S;
+    else if (event.event === 'patch') {
+      const delta: unknown = JSON.parse(event.data);
+      if (!isSnapshotDelta(delta) || current === null) throw new Error(`a patch with nothing to apply it to: ${event.data.slice(0, 200)}`);
+      const next: S | null = applyDelta(current, delta);
+      if (next === null) throw new Error(`a patch from seq ${delta.from} on a stream at seq ${current.seq}`);
+      current = next;
+    } else continue;
+    out.push(current);
+  }
+  return out;
 }
 
 export function readStream(stream: ReadableStream<Uint8Array>): StreamReader {

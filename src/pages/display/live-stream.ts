@@ -5,6 +5,10 @@
 // server version may have been installed meanwhile).
 import type { Snapshot } from '../../domain/snapshot.js';
 import { createSseParser } from './sse-parser.js';
+import { streamSnapshots } from './stream-snapshots.js';
+
+/** The box's own stream sends nothing else as `state` than a snapshot. */
+const isObject = (value: unknown): value is Snapshot => typeof value === 'object' && value !== null;
 
 export interface LiveStreamHandlers {
   onSnapshot(snapshot: Snapshot): void;
@@ -44,21 +48,21 @@ export function startLiveStream(url: string, handlers: LiveStreamHandlers, opts:
     if (!response.ok || response.body === null) throw new Error(`stream answered ${response.status}`);
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
+    // This connection's snapshots: the first event is whole, the changes after it are deltas of it.
+    const take = streamSnapshots(isObject);
     const parse = createSseParser((event) => {
-      if (event.event !== 'state') {
-        if (handlers.onEvent !== undefined) handlers.onEvent(event.event, event.data);
-        return;
+      const snapshot = take(event.event, event.data);
+      if (snapshot === undefined) {
+        if (event.event !== 'state' && handlers.onEvent !== undefined) handlers.onEvent(event.event, event.data);
+      } else if (snapshot === null) {
+        // A change that does not fit what this page holds: a new connection starts with the whole snapshot.
+        void reader.cancel().catch(() => {});
+      } else {
+        failures = 0;
+        downSinceMs = null;
+        setLink(true);
+        handlers.onSnapshot(snapshot);
       }
-      let snapshot: Snapshot;
-      try {
-        snapshot = JSON.parse(event.data) as Snapshot;
-      } catch {
-        return;
-      }
-      failures = 0;
-      downSinceMs = null;
-      setLink(true);
-      handlers.onSnapshot(snapshot);
     });
     let watchdog: ReturnType<typeof setTimeout> | null = null;
     const arm = (): void => {
