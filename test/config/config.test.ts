@@ -1,52 +1,33 @@
 // The config file and the environment: defaults, overrides, and every mistake
 // named by its path and the file it is in; the bundle exits 78 on one.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as z from '../../src/schema/zod.js';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULTS, describeConfigIssues, EXIT_CONFIG, loadConfig, oscConfigured } from '../../src/config/config.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULTS, describeConfigIssues, EXIT_CONFIG, loadConfig, oscConfigured } from '../../src/config/config.js';
 import { BUNDLE, ensureBundle, ROOT, serviceEnv } from '../e2e/service-process.js';
+import { useConfigDir } from './config-dir.js';
 
-let dir: string;
+const configDir = useConfigDir('showclock-config-');
+const configFile = (content: unknown): string => configDir.file(content);
+const configError = (env: NodeJS.ProcessEnv): string => configDir.error(env);
 
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'showclock-config-'));
-});
 
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-function configFile(content: unknown): string {
-  const file = path.join(dir, 'showclock.json');
-  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
-  return file;
-}
-
-function configError(env: NodeJS.ProcessEnv): string {
-  try {
-    loadConfig(env, dir);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).message;
-  }
-  throw new Error('loadConfig accepted a bad configuration');
-}
 
 describe('loadConfig', () => {
   it('without a file or environment: the defaults, data directory resolved', () => {
-    const config = loadConfig({}, dir);
-    expect(config).toMatchObject({ port: DEFAULTS.port, host: DEFAULTS.host, rateLimit: 100, logLevel: 'info', gpioMode: 'auto', dataDir: path.join(dir, 'data') });
+    const config = loadConfig({}, configDir.path());
+    expect(config).toMatchObject({ port: DEFAULTS.port, host: DEFAULTS.host, rateLimit: 100, logLevel: 'info', gpioMode: 'auto', dataDir: path.join(configDir.path(), 'data') });
     expect(config.apiKey).toBeUndefined();
     expect(config.configPath).toBeUndefined();
   });
 
   it('reads the file, and environment variables override it', () => {
     const file = configFile({ port: 9000, host: '127.0.0.1', dataDir: '/var/lib/showclock', rateLimit: 50, logLevel: 'warn' });
-    expect(loadConfig({ SHOWCLOCK_CONFIG: file }, dir)).toMatchObject({ port: 9000, host: '127.0.0.1', dataDir: '/var/lib/showclock', rateLimit: 50, logLevel: 'warn', configPath: file });
+    expect(loadConfig({ SHOWCLOCK_CONFIG: file }, configDir.path())).toMatchObject({ port: 9000, host: '127.0.0.1', dataDir: '/var/lib/showclock', rateLimit: 50, logLevel: 'warn', configPath: file });
     const overridden = loadConfig(
       { SHOWCLOCK_CONFIG: file, PORT: '9100', HOST: '0.0.0.0', SHOWCLOCK_DATA_DIR: '/srv/showclock', SHOWCLOCK_RATE_LIMIT: '500', LOG_LEVEL: 'debug', SHOWCLOCK_GPIO: 'sim' },
-      dir,
+      configDir.path(),
     );
     expect(overridden).toMatchObject({ port: 9100, host: '0.0.0.0', dataDir: '/srv/showclock', rateLimit: 500, logLevel: 'debug', gpioMode: 'sim' });
   });
@@ -76,7 +57,7 @@ describe('loadConfig', () => {
   it('a file that is not JSON, not an object, or missing is named with the reason', () => {
     expect(configError({ SHOWCLOCK_CONFIG: configFile('{ "port": 80, }') })).toMatch(/config file .*showclock\.json: not valid JSON/);
     expect(configError({ SHOWCLOCK_CONFIG: configFile('[1, 2]') })).toMatch(/showclock\.json: 1 problem:\n {2}expected an object/);
-    expect(configError({ SHOWCLOCK_CONFIG: path.join(dir, 'nope.json') })).toMatch(/config file .*nope\.json: cannot be read \(ENOENT\)/);
+    expect(configError({ SHOWCLOCK_CONFIG: path.join(configDir.path(), 'nope.json') })).toMatch(/config file .*nope\.json: cannot be read \(ENOENT\)/);
   });
 
   it('a bad environment variable is named', () => {
@@ -126,7 +107,7 @@ describe('the bundle with a bad config file', () => {
 
   it('exits with 78 and one message naming each bad field and the file', () => {
     const file = configFile({ port: 'eighty', rateLimt: 10, gpio: { lamp: { pin: 'x' } } });
-    const run = spawnSync(process.execPath, [BUNDLE], { cwd: ROOT, env: serviceEnv({ SHOWCLOCK_CONFIG: file, SHOWCLOCK_DATA_DIR: dir }), encoding: 'utf8', timeout: 15_000 });
+    const run = spawnSync(process.execPath, [BUNDLE], { cwd: ROOT, env: serviceEnv({ SHOWCLOCK_CONFIG: file, SHOWCLOCK_DATA_DIR: configDir.path() }), encoding: 'utf8', timeout: 15_000 });
     expect(run.status).toBe(EXIT_CONFIG);
     expect(run.stderr).toContain(`config file ${file}`);
     expect(run.stderr).toContain('port: expected a number');
@@ -137,7 +118,7 @@ describe('the bundle with a bad config file', () => {
   });
 
   it('`key` with a bad environment exits 78 too', () => {
-    const run = spawnSync(process.execPath, [BUNDLE, 'key'], { cwd: ROOT, env: serviceEnv({ PORT: 'abc', SHOWCLOCK_DATA_DIR: dir }), encoding: 'utf8', timeout: 15_000 });
+    const run = spawnSync(process.execPath, [BUNDLE, 'key'], { cwd: ROOT, env: serviceEnv({ PORT: 'abc', SHOWCLOCK_DATA_DIR: configDir.path() }), encoding: 'utf8', timeout: 15_000 });
     expect(run.status).toBe(EXIT_CONFIG);
     expect(run.stderr).toMatch(/environment PORT/);
   });

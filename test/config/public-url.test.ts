@@ -1,37 +1,18 @@
 // `publicUrl` / SHOWCLOCK_PUBLIC_URL: the address every link the box gives out
 // starts with. Only an http(s) scheme, a host and a port; anything else (a path,
 // a query, a user name, another scheme) stops the service with the field named.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { roomUrls } from '../../src/app/urls.js';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { checkPublicUrl } from '../../src/config/public-url.js';
+import { useConfigDir } from './config-dir.js';
 
-let dir: string;
+const configDir = useConfigDir('showclock-public-url-');
+const configFile = (content: unknown): string => configDir.file(content);
+const configError = (env: NodeJS.ProcessEnv): string => configDir.error(env);
 
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'showclock-public-url-'));
-});
 
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-function configFile(content: unknown): string {
-  const file = path.join(dir, 'showclock.json');
-  writeFileSync(file, JSON.stringify(content));
-  return file;
-}
-
-function configError(env: NodeJS.ProcessEnv): string {
-  try {
-    loadConfig(env, dir);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).message;
-  }
-  throw new Error('loadConfig accepted a bad configuration');
-}
 
 const GOOD: readonly (readonly [string, string])[] = [
   ['http://showclock.local:8080', 'http://showclock.local:8080'],
@@ -81,14 +62,14 @@ describe('checkPublicUrl', () => {
 
 describe('publicUrl in the configuration', () => {
   it("is unset by default: links use the box's own address", () => {
-    expect(loadConfig({}, dir).publicUrl).toBeUndefined();
+    expect(loadConfig({}, configDir.path()).publicUrl).toBeUndefined();
   });
 
   it('comes from the file (key publicUrl) and from SHOWCLOCK_PUBLIC_URL, which wins', () => {
     const file = configFile({ publicUrl: 'http://ShowClock.local:8080/' });
-    expect(loadConfig({ SHOWCLOCK_CONFIG: file }, dir).publicUrl).toBe('http://showclock.local:8080');
-    expect(loadConfig({ SHOWCLOCK_CONFIG: file, SHOWCLOCK_PUBLIC_URL: 'https://timer.example.org' }, dir).publicUrl).toBe('https://timer.example.org');
-    expect(loadConfig({ SHOWCLOCK_PUBLIC_URL: '' }, dir).publicUrl).toBeUndefined();
+    expect(loadConfig({ SHOWCLOCK_CONFIG: file }, configDir.path()).publicUrl).toBe('http://showclock.local:8080');
+    expect(loadConfig({ SHOWCLOCK_CONFIG: file, SHOWCLOCK_PUBLIC_URL: 'https://timer.example.org' }, configDir.path()).publicUrl).toBe('https://timer.example.org');
+    expect(loadConfig({ SHOWCLOCK_PUBLIC_URL: '' }, configDir.path()).publicUrl).toBeUndefined();
   });
 
   it('a bad one in the file is named by its field and the file, with the other problems', () => {
@@ -111,7 +92,7 @@ describe('publicUrl in the configuration', () => {
 
   it('is what `npm run key` and `npm start` print the links with', () => {
     const keys = { apiKey: 'A'.repeat(20), viewerKey: 'V'.repeat(20), audienceKey: 'Q'.repeat(20) };
-    const config = loadConfig({ SHOWCLOCK_PUBLIC_URL: 'https://timer.example.org/' }, dir);
+    const config = loadConfig({ SHOWCLOCK_PUBLIC_URL: 'https://timer.example.org/' }, configDir.path());
     expect(roomUrls(config.host, config.port, keys, config.publicUrl)).toEqual({
       control: `https://timer.example.org/control/${keys.apiKey}`,
       viewer: `https://timer.example.org/view/${keys.viewerKey}`,

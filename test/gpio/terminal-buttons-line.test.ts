@@ -8,6 +8,7 @@ import { commandFor, type ButtonSpec } from '../../src/gpio/button-actions.js';
 import { MemoryGpio } from '../../src/gpio/memory-gpio.js';
 import { attachTerminalButtons, parseButtonLine } from '../../src/gpio/terminal-buttons.js';
 import { FakeClock } from '../helpers/test-app.js';
+import { bestMs } from '../helpers/best-time.js';
 
 /** The line reading as it was, for comparison (quadratic: small lines only). */
 function reference(line: string): { bcm: number; hold: boolean } | null {
@@ -15,15 +16,6 @@ function reference(line: string): { bcm: number; hold: boolean } | null {
   return match === null ? null : { bcm: Number(match[1] ?? match[3]), hold: match[2] !== undefined || match[3] !== undefined };
 }
 
-function bestMs(run: () => unknown): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let attempt = 0; attempt < 3 && (attempt === 0 || (best >= 50 && best < 1000)); attempt += 1) {
-    const started = performance.now();
-    run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
 
 describe('parseButtonLine', () => {
   it.each([

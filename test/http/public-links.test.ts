@@ -6,18 +6,11 @@
 // `publicUrl`, or the box's own LAN address and the port it serves on.
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import QRCode from 'qrcode';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock, timeoutScheduler } from '../../src/app/clock.js';
-import { RoomService } from '../../src/app/room-service.js';
 import { publicHost, type LinkConfig } from '../../src/app/urls.js';
-import { createRoom } from '../../src/domain/room.js';
-import { createApp } from '../../src/http/app.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
-import { createLogger } from '../../src/log/logger.js';
-import { PushHub } from '../../src/push/push-hub.js';
 import { API_KEY, AUDIENCE_KEY, VIEWER_KEY, createTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSocketApp } from '../helpers/socket-app.js';
 
 const EVIL = 'evil.example';
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -143,29 +136,9 @@ describe('no request names the host in the links (over a socket)', () => {
   });
 
   async function start(links?: LinkConfig): Promise<number> {
-    const service = new RoomService({ initialRoom: createRoom('t1'), clock: systemClock, scheduler: timeoutScheduler(systemClock) });
-    service.start();
-    const hub = new PushHub({ source: service });
-    hub.start();
-    const app = createApp({
-      service,
-      keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY }),
-      limiter: new FixedWindowLimiter({ limit: 100, nowMs: systemClock.monoMs }),
-      logger: createLogger({ level: 'fatal', secrets: () => [API_KEY, VIEWER_KEY, AUDIENCE_KEY], sink: { write: () => {} } }),
-      newTimerId: () => 'x2',
-      viewer: { hub },
-      ...(links === undefined ? {} : { links }),
-    });
-    const server = await new Promise<http.Server>((resolve) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as http.Server));
-    });
-    closers.push(async () => {
-      hub.close();
-      service.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    });
-    const port = (server.address() as AddressInfo).port;
+    const app = await startSocketApp(links === undefined ? {} : { links });
+    closers.push(() => app.close());
+    const port = app.port;
     expect((await get(port, `/api/v1/${API_KEY}/display?showAskLink=1`, {})).status).toBe(200);
     return port;
   }

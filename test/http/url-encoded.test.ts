@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeUrlEncoded, decodeUrlEncodedMap, type Decoded } from '../../src/http/url-encoded.js';
+import { bestMs } from '../helpers/best-time.js';
 
 /** The reading as it was, for comparison (quadratic: small inputs only). */
 function reference(text: string): Map<string, Decoded> {
@@ -35,15 +36,6 @@ function reference(text: string): Map<string, Decoded> {
   return result;
 }
 
-function bestMs(run: () => unknown): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let attempt = 0; attempt < 3 && (attempt === 0 || (best >= 50 && best < 1000)); attempt += 1) {
-    const started = performance.now();
-    run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
 
 describe('decodeUrlEncodedMap', () => {
   it('reads every string as before', () => {

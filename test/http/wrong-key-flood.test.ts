@@ -4,18 +4,10 @@
 // at once with 429 and Retry-After, before any per-address count. A request with
 // the right key is never held up by either: the console keeps working through a flood.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock, timeoutScheduler } from '../../src/app/clock.js';
-import { RoomService } from '../../src/app/room-service.js';
-import { createRoom } from '../../src/domain/room.js';
 import { WRONG_KEYS_PER_BOX } from '../../src/http/address-quota.js';
-import { createApp } from '../../src/http/app.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
-import { createLogger } from '../../src/log/logger.js';
-import { PushHub } from '../../src/push/push-hub.js';
 import { API_KEY, AUDIENCE_KEY, VIEWER_KEY, createTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSocketApp } from '../helpers/socket-app.js';
 
 const ADDRESSES = 20;
 const PER_ADDRESS = 110;
@@ -104,28 +96,9 @@ describe('a flood of wrong keys from 20 addresses over real sockets', () => {
   });
 
   async function start(): Promise<number> {
-    const service = new RoomService({ initialRoom: createRoom('t1'), clock: systemClock, scheduler: timeoutScheduler(systemClock) });
-    service.start();
-    const hub = new PushHub({ source: service });
-    hub.start();
-    const app = createApp({
-      service,
-      keys: () => ({ apiKey: API_KEY, viewerKey: VIEWER_KEY, audienceKey: AUDIENCE_KEY }),
-      limiter: new FixedWindowLimiter({ limit: 100, nowMs: systemClock.monoMs }),
-      logger: createLogger({ level: 'info', secrets: () => [API_KEY, VIEWER_KEY, AUDIENCE_KEY], sink: { write: () => {} } }),
-      newTimerId: () => 'x2',
-      viewer: { hub },
-    });
-    const server = await new Promise<http.Server>((resolve) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as http.Server));
-    });
-    closers.push(async () => {
-      hub.close();
-      service.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    });
-    return (server.address() as AddressInfo).port;
+    const app = await startSocketApp();
+    closers.push(() => app.close());
+    return app.port;
   }
 
   function get(port: number, agent: http.Agent, path: string): Promise<number> {
