@@ -33,6 +33,25 @@ for _ in $(seq 1 60); do
   sleep 1
 done
 
+# wlroots composites with GLES by default. With no GPU driver (a virtual machine's
+# virtio-gpu, QEMU's other virtual cards, a bare framebuffer) that is Mesa's
+# llvmpipe, which crashed cage at every start in the box's virtual machine (a
+# segfault in llvmpipe under QEMU's emulated CPU) and costs more CPU than it
+# saves: one full-screen page needs no GL to be composited, so the kiosk uses
+# wlroots' pixman renderer there. A Pi's vc4/v3d keeps GLES. WLR_RENDERER set in
+# the unit's environment wins.
+drm_class=${SHOWCLOCK_DRM_CLASS:-/sys/class/drm}
+if [ -z "${WLR_RENDERER:-}" ]; then
+  for card in "$drm_class"/card[0-9]; do
+    [ -e "$card/device/driver" ] || continue
+    case "$(basename "$(readlink -f "$card/device/driver")")" in
+      virtio-pci | virtio_gpu | bochs-drm | qxl | cirrus | cirrus-qemu | vmwgfx | simple-framebuffer | simpledrm)
+        export WLR_RENDERER=pixman
+        ;;
+    esac
+  done
+fi
+
 # A fresh profile each start, on tmpfs (the unit's RuntimeDirectory): nothing
 # to restore, nothing written to the SD card.
 profile="$home/chromium"

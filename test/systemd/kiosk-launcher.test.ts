@@ -4,7 +4,7 @@
 // answers, and starts Chromium on http://127.0.0.1:<port>/display with a fresh
 // profile.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -77,5 +77,38 @@ describe('the kiosk launcher', () => {
     // A fresh profile: nothing left from the previous run to restore.
     expect(existsSync(path.join(home, 'chromium', 'Last Session'))).toBe(false);
     expect(existsSync(path.join(home, 'chromium'))).toBe(true);
+  }, 30_000);
+
+  // Runs after the test above, with its service still answering on the configured port.
+  it.each([
+    ['virtio-pci', undefined, 'pixman'],
+    ['vc4-drm', undefined, ''],
+    ['virtio-pci', 'gles2', 'gles2'],
+  ])('a card driven by %s (WLR_RENDERER %s): cage runs with WLR_RENDERER=%j', async (driver, preset, expected) => {
+    const config = path.join(top, 'config.json');
+    const drm = mkdtempSync(path.join(top, 'drm-'));
+    mkdirSync(path.join(drm, 'drivers', driver), { recursive: true });
+    mkdirSync(path.join(drm, 'card0', 'device'), { recursive: true });
+    symlinkSync(path.join(drm, 'drivers', driver), path.join(drm, 'card0', 'device', 'driver'));
+    const cage = path.join(top, 'cage-env');
+    writeFileSync(cage, '#!/bin/sh\nprintf "WLR_RENDERER=%s\\n" "$WLR_RENDERER"\n');
+    chmodSync(cage, 0o755);
+    const launcher = spawn('bash', [path.join(ROOT, 'systemd/showclock-kiosk.sh')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: path.join(top, 'home'),
+        SHOWCLOCK_CONFIG: config,
+        SHOWCLOCK_NODE: process.execPath,
+        SHOWCLOCK_BUNDLE: BUNDLE,
+        SHOWCLOCK_COMPOSITOR: cage,
+        SHOWCLOCK_DRM_CLASS: drm,
+        ...(preset === undefined ? {} : { WLR_RENDERER: preset }),
+      },
+    });
+    let out = '';
+    launcher.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    expect(await new Promise<number | null>((resolve) => launcher.on('exit', resolve))).toBe(0);
+    expect(out.trim()).toBe(`WLR_RENDERER=${expected}`);
   }, 30_000);
 });

@@ -1,0 +1,258 @@
+#!/bin/bash
+# The box in a virtual machine: a real Debian 13 (Trixie, what Raspberry Pi OS
+# Trixie is without the Pi's kernel and firmware) that installs Showclock with
+# the project's own install.sh, as the README tells a user, and boots it with
+# real systemd, apt, users, kernel and page cache. Everything but the GPIO pins.
+#
+#   scripts/box-vm.sh build        a fresh box: the cached base image, then `npm run package`
+#                                  and install.sh inside the machine; ends with the machine down
+#   scripts/box-vm.sh up           boots it headless (virtual HDMI, QMP), waits until the service
+#                                  answers, prints SHOWCLOCK_URL=... and the three keys, leaves it running
+#   scripts/box-vm.sh shot F.png   what the virtual HDMI output shows now
+#   scripts/box-vm.sh run CMD...   runs CMD as root inside the machine (its output and exit status)
+#   scripts/box-vm.sh cut          pulls the power: the emulator killed, nothing synced
+#   scripts/box-vm.sh down         an orderly poweroff
+#
+# The disk outlives cut and down, so the next `up` boots the same box; `build`
+# starts afresh. The base image (Debian and the packages install.sh wants) is
+# cached in SHOWCLOCK_BOX_CACHE (default /var/cache/showclock-box), keyed by
+# what goes into it, so only the first build on a machine downloads and
+# assembles it. The machine's state (disk, ports, pid) is in SHOWCLOCK_BOX_DIR
+# (default .box/ in the checkout). The emulator runs with TCG (no KVM needed);
+# SHOWCLOCK_BOX_ACCEL=kvm uses KVM where it works.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+STATE=${SHOWCLOCK_BOX_DIR:-$ROOT/.box}
+CACHE=${SHOWCLOCK_BOX_CACHE:-/var/cache/showclock-box}
+ACCEL=${SHOWCLOCK_BOX_ACCEL:-tcg}
+MEMORY_MB=${SHOWCLOCK_BOX_MEMORY_MB:-2048}
+# What the base image holds: a booting Debian with ssh (the `run` channel), and
+# what install.sh installs itself when missing (so a build needs no download once cached).
+PACKAGES=systemd-sysv,udev,dbus,systemd-resolved,linux-image-amd64,initramfs-tools,openssh-server,ca-certificates,iproute2,procps,nodejs,npm,g++,make,python3,cage,chromium,fonts-dejavu-core
+# Bumped when the way the base image is made changes, so an old cache is not used.
+BASE_RECIPE=1
+
+say() { printf 'box: %s\n' "$*" >&2; }
+die() {
+  printf 'box: %s\n' "$*" >&2
+  exit 1
+}
+
+ssh_opts=(-q -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=5)
+
+base_name() {
+  printf '%s' "$BASE_RECIPE $PACKAGES $(cat /usr/local/share/ca-certificates/*.crt 2>/dev/null | sha256sum)" | sha256sum | cut -c1-16
+}
+
+# The base image: Debian 13 made with mmdebstrap from Debian's packages, a root
+# file system on one ext4 disk (no partition table: root=/dev/vda), its kernel
+# and initrd beside it, and the ssh key that `run` uses.
+make_base() {
+  local name dir tree
+  name=$(base_name)
+  dir=$CACHE/$name
+  if [ -f "$dir/base.qcow2" ]; then
+    say "base image $name from the cache"
+    echo "$dir"
+    return
+  fi
+  command -v mmdebstrap >/dev/null || die "mmdebstrap is missing: apt-get install mmdebstrap"
+  say "making the base image $name (Debian 13 with mmdebstrap; a few minutes, once)"
+  mkdir -p "$CACHE"
+  tree=$(mktemp -d "$CACHE/tree.XXXXXX")
+  local building=$dir.building
+  rm -rf "$building"
+  mkdir -p "$building"
+  ssh-keygen -q -t ed25519 -N '' -C showclock-box -f "$building/key"
+  # The hooks run in mmdebstrap's own shell, where $1 is the new root: single quotes on purpose.
+  # shellcheck disable=SC2016
+  mmdebstrap --variant=apt --include="$PACKAGES" \
+    --customize-hook='echo showclock > "$1/etc/hostname"' \
+    --customize-hook='printf "/dev/vda / ext4 rw,errors=remount-ro 0 1\n" > "$1/etc/fstab"' \
+    --customize-hook='mkdir -p "$1/etc/systemd/network" && printf "[Match]\nName=en*\n[Network]\nDHCP=yes\n" > "$1/etc/systemd/network/50-dhcp.network"' \
+    --customize-hook='chroot "$1" systemctl enable systemd-networkd systemd-resolved ssh serial-getty@ttyS0.service' \
+    trixie "$tree" >"$building/mmdebstrap.log" 2>&1 || {
+    tail -20 "$building/mmdebstrap.log" >&2
+    die "mmdebstrap failed (log: $building/mmdebstrap.log)"
+  }
+  install -d -m 700 "$tree/root/.ssh"
+  install -m 600 "$building/key.pub" "$tree/root/.ssh/authorized_keys"
+  # The machine trusts what this one trusts, so it reaches the same package registries
+  # (a TLS-inspecting proxy's CA, where there is one) for install.sh's apt and npm.
+  if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+    cp /usr/local/share/ca-certificates/*.crt "$tree/usr/local/share/ca-certificates/"
+    chroot "$tree" update-ca-certificates >/dev/null 2>&1
+    printf 'cafile=/etc/ssl/certs/ca-certificates.crt\n' >"$tree/etc/npmrc"
+  fi
+  cp "$tree"/boot/vmlinuz-* "$building/vmlinuz"
+  cp "$tree"/boot/initrd.img-* "$building/initrd"
+  truncate -s 8G "$building/base.raw"
+  mke2fs -q -t ext4 -L showclock -d "$tree" "$building/base.raw"
+  qemu-img convert -O qcow2 "$building/base.raw" "$building/base.qcow2"
+  rm -f "$building/base.raw"
+  rm -rf "$tree"
+  mv "$building" "$dir"
+  echo "$dir"
+}
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+load_state() {
+  [ -f "$STATE/machine.env" ] || die "no box: run scripts/box-vm.sh build first"
+  # shellcheck disable=SC1091 # written by build
+  . "$STATE/machine.env"
+}
+
+running() {
+  [ -f "$STATE/qemu.pid" ] && kill -0 "$(cat "$STATE/qemu.pid")" 2>/dev/null
+}
+
+in_box() {
+  # BASE comes from machine.env (load_state), SSH_PORT from ports.env (boot).
+  # shellcheck disable=SC2153
+  ssh "${ssh_opts[@]}" -i "$BASE/key" -p "$SSH_PORT" root@127.0.0.1 "$@"
+}
+
+wait_for() {
+  local what=$1 seconds=$2
+  shift 2
+  local start=$SECONDS
+  until "$@" >/dev/null 2>&1; do
+    if ((SECONDS - start > seconds)); then return 1; fi
+    running || die "the machine stopped while waiting for $what (console: $STATE/console.log)"
+    sleep 1
+  done
+  say "$what after $((SECONDS - start)) s"
+}
+
+healthy() {
+  [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 "http://127.0.0.1:$HTTP_PORT/healthz")" = 200 ]
+}
+
+boot() {
+  load_state
+  if running; then
+    say "already running"
+    return
+  fi
+  SSH_PORT=$(free_port)
+  HTTP_PORT=$(free_port)
+  printf 'SSH_PORT=%s\nHTTP_PORT=%s\n' "$SSH_PORT" "$HTTP_PORT" >"$STATE/ports.env"
+  rm -f "$STATE/qmp.sock" "$STATE/console.log"
+  local cpu=(-accel tcg -cpu max)
+  if [ "$ACCEL" = kvm ]; then cpu=(-accel kvm -cpu host); fi
+  qemu-system-x86_64 "${cpu[@]}" -m "$MEMORY_MB" -smp 2 \
+    -kernel "$BASE/vmlinuz" -initrd "$BASE/initrd" -append "root=/dev/vda rw console=ttyS0 quiet" \
+    -drive "file=$STATE/disk.qcow2,if=virtio,format=qcow2,cache=writeback" \
+    -device virtio-vga -display none \
+    -qmp "unix:$STATE/qmp.sock,server,nowait" \
+    -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$SSH_PORT-:22,hostfwd=tcp:127.0.0.1:$HTTP_PORT-:8080" \
+    -device virtio-net-pci,netdev=n0 \
+    -serial "file:$STATE/console.log" \
+    -daemonize -pidfile "$STATE/qemu.pid"
+  wait_for "ssh" 300 in_box true || die "the machine did not answer on ssh within 300 s (console: $STATE/console.log)"
+}
+
+cmd_build() {
+  local base
+  base=$(make_base)
+  if running; then
+    load_state
+    cmd_cut
+  fi
+  rm -rf "$STATE"
+  mkdir -p "$STATE"
+  printf 'BASE=%s\n' "$base" >"$STATE/machine.env"
+  qemu-img create -q -f qcow2 -F qcow2 -b "$base/base.qcow2" "$STATE/disk.qcow2"
+  say "packing the release (npm run package)"
+  (cd "$ROOT" && node scripts/package.mjs --out "$STATE/release" >"$STATE/package.log" 2>&1) || die "npm run package failed (log: $STATE/package.log)"
+  boot
+  # shellcheck disable=SC1091
+  . "$STATE/ports.env"
+  local tarball
+  tarball=$(ls "$STATE"/release/showclock-*.tar.gz)
+  scp "${ssh_opts[@]}" -i "$BASE/key" -P "$SSH_PORT" "$tarball" root@127.0.0.1:/root/
+  say "running install.sh inside the machine, as the README says"
+  in_box "cd /root && tar xzf $(basename "$tarball") && cd $(basename "$tarball" .tar.gz) && ./install.sh" | tee "$STATE/install.log" >&2
+  cmd_down
+}
+
+cmd_up() {
+  boot
+  # shellcheck disable=SC1091
+  . "$STATE/ports.env"
+  wait_for "the service (/healthz)" 300 healthy || die "the service did not answer within 300 s (console: $STATE/console.log)"
+  local keys
+  keys=$(in_box cat /var/lib/showclock/keys.json)
+  printf 'SHOWCLOCK_URL=http://127.0.0.1:%s\n' "$HTTP_PORT"
+  printf '%s' "$keys" | python3 -c 'import json,sys; k=json.load(sys.stdin); print("SHOWCLOCK_API_KEY=%s\nSHOWCLOCK_VIEWER_KEY=%s\nSHOWCLOCK_AUDIENCE_KEY=%s" % (k["apiKey"], k["viewerKey"], k["audienceKey"]))'
+}
+
+cmd_run() {
+  load_state
+  running || die "the machine is not running: scripts/box-vm.sh up"
+  # shellcheck disable=SC1091
+  . "$STATE/ports.env"
+  in_box "$@"
+}
+
+cmd_shot() {
+  [ "$#" -eq 1 ] || die "usage: scripts/box-vm.sh shot FILE.png"
+  load_state
+  running || die "the machine is not running: scripts/box-vm.sh up"
+  python3 "$ROOT/scripts/box-screen.py" "$STATE/qmp.sock" "$1"
+}
+
+cmd_cut() {
+  load_state
+  if running; then
+    local pid
+    pid=$(cat "$STATE/qemu.pid")
+    kill -KILL "$pid"
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    say "power cut"
+  fi
+  rm -f "$STATE/qemu.pid"
+}
+
+cmd_down() {
+  load_state
+  running || return 0
+  # shellcheck disable=SC1091
+  . "$STATE/ports.env"
+  in_box 'systemctl poweroff' || true
+  local pid start=$SECONDS
+  pid=$(cat "$STATE/qemu.pid")
+  while kill -0 "$pid" 2>/dev/null; do
+    if ((SECONDS - start > 120)); then
+      say "no poweroff within 120 s: cutting the power"
+      cmd_cut
+      return
+    fi
+    sleep 0.5
+  done
+  rm -f "$STATE/qemu.pid"
+  say "powered off"
+}
+
+case "${1:-}" in
+  build) cmd_build ;;
+  up) cmd_up ;;
+  run)
+    shift
+    cmd_run "$@"
+    ;;
+  shot)
+    shift
+    cmd_shot "$@"
+    ;;
+  cut) cmd_cut ;;
+  down) cmd_down ;;
+  *)
+    sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    exit 64
+    ;;
+esac
