@@ -23,6 +23,7 @@ import { LogoFiles } from './store/logo-files.js';
 import { RoomStore } from './store/room-store.js';
 import { StorageWatch } from './store/storage-watch.js';
 import { notifyReady } from './systemd/notify-ready.js';
+import { startWatchdog } from './systemd/watchdog.js';
 
 /** After the store is flushed, how long answers still being sent get before their connections are cut. */
 const ANSWER_DRAIN_MS = 1_000;
@@ -86,6 +87,9 @@ async function serveRoom(): Promise<void> {
   // closers run in reverse order of `shutdown.add`: adapters (push streams, GPIO)
   // add theirs as they start, so they stop after the HTTP server stops accepting.
   const shutdown = new Shutdown({ logger, exit: exitAfterHangup });
+  // From the first moment: systemd counts WatchdogSec= from the start, and a slow start must not be taken for a hang.
+  const watchdog = startWatchdog(logger);
+  if (watchdog !== null) shutdown.add('watchdog', () => watchdog.close());
   // Listen for signals from the start: one that arrives while the service is still
   // starting runs the closers registered so far instead of killing the process mid-write.
   // SIGHUP: the terminal that ran `npm start` was closed.
