@@ -359,6 +359,21 @@ EOF
     say "the links could not be printed yet; once the service runs: sudo showclock key"
 }
 
+# end_sessions USER: ends what the user still runs (the kiosk's logind session
+# leaves a user manager behind for a while), so userdel can remove it. Found in
+# the booted box: userdel refused "user showclock-kiosk is currently used by process".
+end_sessions() {
+  local user=$1 _
+  if ! systemd_running || ! getent passwd "$user" >/dev/null; then return; fi
+  loginctl terminate-user "$user" >/dev/null 2>&1 || true
+  for _ in $(seq 1 50); do
+    pgrep -u "$user" >/dev/null 2>&1 || return 0
+    sleep 0.2
+  done
+  pkill -KILL -u "$user" >/dev/null 2>&1 || true
+  sleep 0.5
+}
+
 remove_kiosk() {
   if [ -e "$ROOT$UNIT_DIR/$KIOSK" ]; then
     if systemd_running; then systemctl disable --now "$KIOSK" || true; else systemctl disable "$KIOSK" || true; fi
@@ -374,6 +389,7 @@ remove_kiosk() {
     fi
   done
   if getent passwd "$KIOSK_USER" >/dev/null; then
+    end_sessions "$KIOSK_USER"
     userdel "$KIOSK_USER"
     say "removed user $KIOSK_USER"
   fi
@@ -393,6 +409,7 @@ do_uninstall() {
   done
   if systemd_running; then systemctl daemon-reload || true; fi
   if getent passwd "$USER_NAME" >/dev/null; then
+    end_sessions "$USER_NAME"
     userdel "$USER_NAME"
     say "removed user $USER_NAME"
   fi
