@@ -3,8 +3,9 @@
 // each change then goes as a delta of the snapshot the stream last got
 // (snapshot-delta.ts), so a change costs what changed. A delta is serialised once
 // per snapshot the streams hold (nearly always one) and the same bytes go to
-// every stream that holds it; a stream that holds another gets the full snapshot. Changes made in one synchronous burst are sent as
-// the burst's final state (decided in a microtask after the room settles), so
+// every stream that holds it; a stream that holds another gets the full
+// snapshot. Changes made in one synchronous burst are sent as the burst's
+// final state (decided in a microtask after the room settles), so
 // seq always rises on every stream and the last state is never dropped. A
 // heartbeat comment keeps idle connections open; the same tick drops streams
 // whose reader stalled or whose key is no longer valid, then asks the kernel
