@@ -10,7 +10,7 @@ import { exitAfterHangup } from './app/exit-after-hangup.js';
 import { newTimerIdFor, randomTimerId } from './app/timer-ids.js';
 import { roomUrls } from './app/urls.js';
 import { createApp } from './http/app.js';
-import { FixedWindowLimiter } from './http/rate-limit.js';
+import { FixedWindowLimiter } from './app/rate-limit.js';
 import { KEYS_FILE, loadOrCreateKeys, writeKeys, type FixedKeys, type RoomKeys } from './keys/key-file.js';
 import { KeyWatcher } from './keys/key-watcher.js';
 import { startGpio } from './gpio/gpio-adapter.js';

@@ -14,7 +14,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from './app.js';
 import { addAnswerHeaders } from './answer.js';
-import { RATE_WINDOW_MS, rateLimitHeaders, type AddressBucket, type FixedWindowLimiter, type RateDecision } from './rate-limit.js';
+import { RATE_WINDOW_MS, rateLimitHeaders, type AddressBucket, type FixedWindowLimiter, type RateDecision } from '../app/rate-limit.js';
 
 /**
  * Wrong-key answers (401) the whole box gives a minute, across all addresses. A

@@ -21,7 +21,7 @@ import { addAnswerHeaders, answer, gatherAnswerHeaders, jsonAnswer, stateAnswer 
 import { parseInput } from './input.js';
 import { MAX_BODY_BYTES } from './body-size.js';
 import { commandNames, operations, type Action, type ApiVersion, type Method, type Operation } from './operations.js';
-import { addRateLimitHeaders, RATE_WINDOW_MS, rateLimitHeaders, type FixedWindowLimiter, type RateDecision } from './rate-limit.js';
+import { addRateLimitHeaders, RATE_WINDOW_MS, rateLimitHeaders, type FixedWindowLimiter, type RateDecision } from '../app/rate-limit.js';
 import { mountViewer, type ViewerDeps } from './viewer-routes.js';
 import { mountLogo } from './logo-routes.js';
 import { mountRunningOrder } from './running-order-routes.js';
@@ -31,7 +31,7 @@ import { mountFrontDoor } from './front-door.js';
 import { mountAsk } from './ask-routes.js';
 import { newQuestionIdFor } from '../app/question-ids.js';
 import { CachedRouter } from './cached-router.js';
-import { sameSecret } from './secret-match.js';
+import { sameSecret } from '../app/secret-match.js';
 import { clientWentAway, socketAddress } from './request-origin.js';
 import { openApiText } from './openapi-text.js';
 

@@ -22,8 +22,8 @@ import { renderAskPage, type AskOutcome } from './ask-page-html.js';
 import { MAX_BODY_BYTES } from './body-size.js';
 import { wantsHtml, wrongLinkRefusal } from './error-page.js';
 import { pageHeaders } from './page-headers.js';
-import { FixedWindowLimiter, rateLimitHeaders } from './rate-limit.js';
-import { sameSecret } from './secret-match.js';
+import { FixedWindowLimiter, rateLimitHeaders } from '../app/rate-limit.js';
+import { sameSecret } from '../app/secret-match.js';
 import { decodeUrlEncoded } from './url-encoded.js';
 
 /** Questions one phone (one address) may send a minute: more than a person types, fewer than a script. */

@@ -24,9 +24,9 @@ import { askQrSvg, askUrl } from './ask-link.js';
 import { renderControlPage } from './control-page-html.js';
 import { wrongLinkRefusal } from './error-page.js';
 import { pageHeaders } from './page-headers.js';
-import type { FixedWindowLimiter } from './rate-limit.js';
+import type { FixedWindowLimiter } from '../app/rate-limit.js';
 import { linkOriginOf } from './request-origin.js';
-import { sameSecret } from './secret-match.js';
+import { sameSecret } from '../app/secret-match.js';
 
 export interface ControlPageDeps {
   readonly keys: () => Keys;

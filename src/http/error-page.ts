@@ -10,7 +10,7 @@ import { answer } from './answer.js';
 import { CONTROL_STYLE_HREF, escapeHtml } from './control-page-html.js';
 import { pageHead } from './page-head.js';
 import { pageHeaders } from './page-headers.js';
-import type { RateDecision } from './rate-limit.js';
+import type { RateDecision } from '../app/rate-limit.js';
 
 /** A browser navigating asks for text/html first; fetch() and curl send *\/*, EventSource text/event-stream. */
 export function wantsHtml(c: Context): boolean {

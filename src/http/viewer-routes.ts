@@ -21,7 +21,7 @@ import { SVG_CSP } from './logo-content.js';
 import { assetHandler, pagesDirCandidates } from './page-assets.js';
 import { pageResponse } from './page-headers.js';
 import { isLoopback, linkOriginOf, socketAddress } from './request-origin.js';
-import { sameSecret } from './secret-match.js';
+import { sameSecret } from '../app/secret-match.js';
 
 export interface ViewerDeps {
   /** The hub every stream shares; main.ts passes the one it closes at shutdown. Made and started here when absent. */

@@ -9,8 +9,8 @@
 import { NotDone, type CommandSource, type DispatchResult } from '../app/room-service.js';
 import type { Command } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
-import type { FixedWindowLimiter } from '../http/rate-limit.js';
-import { sameSecret } from '../http/secret-match.js';
+import type { FixedWindowLimiter } from '../app/rate-limit.js';
+import { sameSecret } from '../app/secret-match.js';
 import { queryText, type ArgValue } from './arg-value.js';
 import { resolveCommand, type RunningOrder } from './osc-commands.js';
 import type { ProvenSenders } from './proven-senders.js';

@@ -4,7 +4,7 @@
 // stays off: the timer, HTTP and the buttons run on, as with a missing GPIO.
 import type { Scheduler } from '../app/clock.js';
 import type { OscConfig } from '../config/config.js';
-import type { FixedWindowLimiter } from '../http/rate-limit.js';
+import type { FixedWindowLimiter } from '../app/rate-limit.js';
 import type { Logger } from '../log/logger.js';
 import { BadInputLog } from './bad-input-log.js';
 import { CommandGate, type CommandTarget } from './command-gate.js';

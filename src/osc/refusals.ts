@@ -5,7 +5,7 @@
 // datagrams at that address (nor at itself): a sender that never proved the key
 // gets no answer at all. Answers are limited per sender address and in all, and
 // each is cut to REPLY_CHARS whatever was sent.
-import { FixedWindowLimiter } from '../http/rate-limit.js';
+import { FixedWindowLimiter } from '../app/rate-limit.js';
 import type { BadInput, BadInputLog } from './bad-input-log.js';
 import { fitted } from './shorten.js';
 import type { UdpSender } from './udp-listener.js';

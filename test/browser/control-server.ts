@@ -17,7 +17,7 @@ import { newTimerIdFor } from '../../src/app/timer-ids.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
 import type { Room } from '../../src/domain/types.js';
 import { createApp } from '../../src/http/app.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { PushHub } from '../../src/push/push-hub.js';
 import { storageEvent } from '../../src/push/sse-format.js';

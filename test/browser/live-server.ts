@@ -12,7 +12,7 @@ import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import type { Command, Room } from '../../src/domain/types.js';
 import { createApp } from '../../src/http/app.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { PushHub } from '../../src/push/push-hub.js';
 import { LogoFiles } from '../../src/store/logo-files.js';

@@ -11,7 +11,7 @@ import { Shutdown } from '../../src/app/shutdown.js';
 import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { createApp } from '../../src/http/app.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { FakeClock } from '../helpers/test-app.js';
 import { SEQ_RESERVE } from '../../src/store/room-store.js';
 import { captureLog } from '../store/log-capture.js';

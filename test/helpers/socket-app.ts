@@ -9,7 +9,7 @@ import { RoomService } from '../../src/app/room-service.js';
 import type { LinkConfig } from '../../src/app/urls.js';
 import { createRoom } from '../../src/domain/room.js';
 import { createApp } from '../../src/http/app.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { PushHub } from '../../src/push/push-hub.js';
 import { API_KEY, AUDIENCE_KEY, VIEWER_KEY } from './test-app.js';

@@ -10,7 +10,7 @@ import { createRoom } from '../../src/domain/room.js';
 import type { Room } from '../../src/domain/types.js';
 import type { LinkConfig } from '../../src/app/urls.js';
 import { createApp, type AppEnv, type Keys } from '../../src/http/app.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { LogoFiles } from '../../src/store/logo-files.js';
 

@@ -11,7 +11,7 @@ import { systemClock, timeoutScheduler } from '../../src/app/clock.js';
 import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { CLIENT_CLOSED_REQUEST, createApp } from '../../src/http/app.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { API_KEY, VIEWER_KEY, AUDIENCE_KEY } from '../helpers/test-app.js';
 

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { createApp } from '../../src/http/app.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { apiClient, call, errorOf, OpenApiChecker, servedDocument, stateOf } from '../helpers/openapi-check.js';
 import { API_KEY, createTestApp, FakeClock, VIEWER_KEY, AUDIENCE_KEY, type TestApp } from '../helpers/test-app.js';

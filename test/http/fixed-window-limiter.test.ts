@@ -1,6 +1,6 @@
 // FixedWindowLimiter on its own, time as plain numbers.
 import { describe, expect, it } from 'vitest';
-import { FixedWindowLimiter, rateLimitHeaders, RATE_WINDOW_MS } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter, rateLimitHeaders, RATE_WINDOW_MS } from '../../src/app/rate-limit.js';
 
 function limiter(limit: number, windowMs?: number) {
   let nowMs = 5_000;

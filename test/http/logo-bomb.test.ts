@@ -17,7 +17,7 @@ import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { createApp } from '../../src/http/app.js';
 import { checkLogo, MAX_LOGO_BYTES } from '../../src/http/logo-content.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { LogoFiles } from '../../src/store/logo-files.js';
 import { LOGO_FIXTURES } from '../helpers/logo-fixtures.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { createApp, LOG_LINES_PER_ADDRESS } from '../../src/http/app.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { LineThrottle, OTHER_KEYS } from '../../src/log/line-throttle.js';
 import { API_KEY, CLIENT_HEADER, createTestApp, FakeClock, VIEWER_KEY, AUDIENCE_KEY } from '../helpers/test-app.js';

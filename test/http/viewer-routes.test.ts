@@ -11,7 +11,7 @@ import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { createApp } from '../../src/http/app.js';
 import { pagesDirCandidates } from '../../src/http/page-assets.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { isLoopback } from '../../src/http/request-origin.js';
 import { createLogger } from '../../src/log/logger.js';
 import { PushHub } from '../../src/push/push-hub.js';

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { createApp } from '../../src/http/app.js';
-import { FixedWindowLimiter } from '../../src/http/rate-limit.js';
+import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { PushHub } from '../../src/push/push-hub.js';
 import { nodeFileOps, type AtomicFileOps } from '../../src/store/atomic-file.js';
 import { LogoFiles } from '../../src/store/logo-files.js';
