@@ -181,7 +181,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
     const body = health.saving
       ? { ok: !stopping, stopping, storage: 'ok' as const }
       : { ok: false, stopping, storage: 'failing' as const, problem: `the room is not being saved: ${health.problem}`, since: new Date(health.sinceWallMs).toISOString() };
-    return jsonAnswer(c, body, stopping || !health.saving ? 503 : 200, { 'Cache-Control': 'no-store', ...storageHeader(health) });
+    return jsonAnswer(c, body, stopping || !health.saving ? 503 : 200, { 'Cache-Control': 'no-store' });
   });
 
   mountControlPage(app, { keys: deps.keys, limiter: deps.limiter, clientAddress, links: deps.links });
@@ -195,12 +195,8 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   // c.res before the handler runs, which makes hono rebuild every answer as a full
   // Web Response with a stream body (half the throughput of GET /state, see
   // BENCHMARKS.md). Preflights go through the checks below like any request.
-  const apiHeaders = (): Record<string, string> => {
-    const health = storage();
-    return health.saving
-      ? { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' }
-      : { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store', ...storageHeader(health) };
-  };
+  // The storage header, when there is one, was gathered already by requestLog, as for every answer.
+  const apiHeaders = (): Record<string, string> => ({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
   const tooMany = (c: Context, resetSeconds: number) =>
     errorResponse(c, 429, `rate limit exceeded: at most ${deps.limiter.limit} requests per minute; try again in ${resetSeconds} s`);
 

@@ -174,8 +174,7 @@ export class AtomicFile {
   /** The file as read at start is whole and ours: it may become the previous generation, and is what `check` compares with. */
   adopt(content: string | Uint8Array): void {
     try {
-      const found = statSync(this.file);
-      this.#fingerprint = { ino: found.ino, size: found.size, mtimeMs: found.mtimeMs, sha256: sha256Of(content) };
+      this.#fingerprint = fingerprintOf(statSync(this.file), content);
     } catch {
       this.#fingerprint = null;
     }

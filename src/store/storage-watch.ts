@@ -8,8 +8,7 @@
 // What cannot be fixed is reported in the store's health until it is.
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Scheduler } from '../app/clock.js';
-import type { Clock } from '../app/clock.js';
+import type { Clock, Scheduler } from '../app/clock.js';
 import type { Logger } from '../log/logger.js';
 import type { RoomStore } from './room-store.js';
 
