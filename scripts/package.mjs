@@ -5,7 +5,7 @@
 //     showclock-<version>/systemd/*.service     the units
 //     showclock-<version>/bin/showclock-kiosk   the kiosk launcher
 //     showclock-<version>/package.json          only onoff, installed on the Pi (native addon)
-//     showclock-<version>/README.md
+//     showclock-<version>/README.md, LICENSE
 // Options: --out DIR (where the tarball goes), --no-build (use dist/ as it is).
 // Owners, modes and times are fixed in the archive, so the same tree packs the same.
 import { spawnSync } from 'node:child_process';
@@ -60,6 +60,7 @@ try {
   const top = path.join(stage, name);
   copy(path.join(root, 'scripts/install.sh'), path.join(top, 'install.sh'), 0o755);
   copy(path.join(root, 'README.md'), path.join(top, 'README.md'), 0o644);
+  copy(path.join(root, 'LICENSE'), path.join(top, 'LICENSE'), 0o644);
   copy(path.join(root, 'systemd/showclock.service'), path.join(top, 'systemd/showclock.service'), 0o644);
   copy(path.join(root, 'systemd/showclock-kiosk.service'), path.join(top, 'systemd/showclock-kiosk.service'), 0o644);
   copy(path.join(root, 'systemd/showclock-kiosk.sh'), path.join(top, 'bin/showclock-kiosk'), 0o755);
@@ -69,6 +70,7 @@ try {
     version: pkg.version,
     private: true,
     description: pkg.description,
+    license: pkg.license,
     type: 'module',
     engines: pkg.engines,
     dependencies: { onoff },
