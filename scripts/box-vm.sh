@@ -6,8 +6,12 @@
 #
 #   scripts/box-vm.sh build        a fresh box: the cached base image, then `npm run package`
 #                                  and install.sh inside the machine; ends with the machine down
+#   scripts/box-vm.sh build --no-install
+#                                  the same up to the release unpacked in /root; the machine
+#                                  is left running (to run install.sh by hand, or cut it short)
 #   scripts/box-vm.sh up           boots it headless (virtual HDMI, QMP), waits until the service
-#                                  answers, prints SHOWCLOCK_URL=... and the three keys, leaves it running
+#                                  answers, prints SHOWCLOCK_URL=... and the three keys, leaves it
+#                                  running; exit 3 when install.sh never finished in it
 #   scripts/box-vm.sh shot F.png   what the virtual HDMI output shows now
 #   scripts/box-vm.sh run CMD...   runs CMD as root inside the machine (its output and exit status)
 #   scripts/box-vm.sh cut          pulls the power: the emulator killed, nothing synced
@@ -18,7 +22,8 @@
 # cached in SHOWCLOCK_BOX_CACHE (default /var/cache/showclock-box), keyed by
 # what goes into it, so only the first build on a machine downloads and
 # assembles it. The machine's state (disk, ports, pid) is in SHOWCLOCK_BOX_DIR
-# (default .box/ in the checkout). The emulator runs with TCG (no KVM needed);
+# (default .box/ in the checkout); SHOWCLOCK_BOX_RELEASE names a release tarball
+# to install instead of packing one. The emulator runs with TCG (no KVM needed);
 # SHOWCLOCK_BOX_ACCEL=kvm uses KVM where it works.
 set -euo pipefail
 
@@ -157,6 +162,12 @@ boot() {
 }
 
 cmd_build() {
+  local install=yes
+  case "${1:-}" in
+    "") ;;
+    --no-install) install=no ;;
+    *) die "usage: scripts/box-vm.sh build [--no-install]" ;;
+  esac
   local base
   base=$(make_base)
   if running; then
@@ -164,19 +175,32 @@ cmd_build() {
     cmd_cut
   fi
   rm -rf "$STATE"
-  mkdir -p "$STATE"
+  mkdir -p "$STATE/release"
   printf 'BASE=%s\n' "$base" >"$STATE/machine.env"
   qemu-img create -q -f qcow2 -F qcow2 -b "$base/base.qcow2" "$STATE/disk.qcow2"
-  say "packing the release (npm run package)"
-  (cd "$ROOT" && node scripts/package.mjs --out "$STATE/release" >"$STATE/package.log" 2>&1) || die "npm run package failed (log: $STATE/package.log)"
+  if [ -n "${SHOWCLOCK_BOX_RELEASE:-}" ]; then
+    cp "$SHOWCLOCK_BOX_RELEASE" "$STATE/release/"
+  else
+    say "packing the release (npm run package)"
+    (cd "$ROOT" && node scripts/package.mjs --out "$STATE/release" >"$STATE/package.log" 2>&1) || die "npm run package failed (log: $STATE/package.log)"
+  fi
   boot
   # shellcheck disable=SC1091
   . "$STATE/ports.env"
-  local tarball
+  local tarball name
   tarball=$(ls "$STATE"/release/showclock-*.tar.gz)
+  name=$(basename "$tarball" .tar.gz)
   scp "${ssh_opts[@]}" -i "$BASE/key" -P "$SSH_PORT" "$tarball" root@127.0.0.1:/root/
+  in_box "cd /root && tar xzf $name.tar.gz && sync"
+  if [ "$install" = no ]; then
+    say "the release is unpacked in /root/$name, install.sh not run; the machine is running"
+    return
+  fi
   say "running install.sh inside the machine, as the README says"
-  in_box "cd /root && tar xzf $(basename "$tarball") && cd $(basename "$tarball" .tar.gz) && ./install.sh" | tee "$STATE/install.log" >&2
+  local started=$SECONDS
+  in_box "cd /root/$name && ./install.sh" | tee "$STATE/install.log" >&2
+  printf '%s\n' "$((SECONDS - started))" >"$STATE/install-seconds"
+  say "install.sh took $((SECONDS - started)) s"
   cmd_down
 }
 
@@ -184,6 +208,10 @@ cmd_up() {
   boot
   # shellcheck disable=SC1091
   . "$STATE/ports.env"
+  if ! in_box systemctl is-enabled --quiet showclock.service; then
+    say "showclock is not installed in this machine (install.sh did not finish): scripts/box-vm.sh run 'cd /root/showclock-*/ && ./install.sh'"
+    exit 3
+  fi
   wait_for "the service (/healthz)" 300 healthy || die "the service did not answer within 300 s (console: $STATE/console.log)"
   local keys
   keys=$(in_box cat /var/lib/showclock/keys.json)
@@ -239,7 +267,10 @@ cmd_down() {
 }
 
 case "${1:-}" in
-  build) cmd_build ;;
+  build)
+    shift
+    cmd_build "$@"
+    ;;
   up) cmd_up ;;
   run)
     shift
@@ -252,7 +283,8 @@ case "${1:-}" in
   cut) cmd_cut ;;
   down) cmd_down ;;
   *)
-    sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    # The header comment.
+    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2
     exit 64
     ;;
 esac

@@ -78,9 +78,14 @@ put_file() {
     return 1
   fi
   mkdir -p "$(dirname "$target")"
-  # Through a temporary file and a rename, so a running service never reads half a file.
+  # Through a temporary file and a rename, so a running service never reads half a file;
+  # the file synced before the rename and its directory after it, so that after a power
+  # cut a file is either the old one or the whole new one (ext4 may write a new file's data after its rename, and a rerun would keep an empty
+  # config.json as the technician's).
   install -m "$mode" "$source" "$target.new"
+  sync "$target.new"
   mv -f "$target.new" "$target"
+  sync "$(dirname "$target")"
   say "wrote $2"
   return 0
 }
@@ -130,6 +135,9 @@ install_packages() {
   done
   if [ "${#missing[@]}" -gt 0 ]; then
     say "installing ${missing[*]} with apt-get"
+    # A power cut during an earlier run's apt-get leaves dpkg half done, and apt-get refuses
+    # to go on until it is finished: finish it first (nothing to do when nothing was cut).
+    DEBIAN_FRONTEND=noninteractive dpkg --configure -a
     DEBIAN_FRONTEND=noninteractive apt-get update -q
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
   fi
@@ -246,20 +254,29 @@ EOF
   fi
 }
 
-install_onoff() {
-  # Installed on the Pi, not shipped: npm builds onoff's native addon for this board and Node.
-  if "$NODE" -e '
+# Whether the installed onoff is the release's version and loads (its native addon with it).
+onoff_ready() {
+  "$NODE" -e '
     const app = process.argv[1];
     const wanted = require(app + "/package.json").dependencies.onoff;
     let have = null;
     try { have = require(app + "/node_modules/onoff/package.json").version; } catch {}
-    const built = require("fs").existsSync(app + "/node_modules/epoll/build/Release/epoll.node");
-    process.exit(have === wanted && built ? 0 : 1);
-  ' "$ROOT$APP_DIR"; then
-    return
-  fi
+    // Loaded, not only present: a power cut during an earlier npm install can leave the addon
+    // truncated or unbuilt, and the service would then run without GPIO until someone noticed.
+    let loads = false;
+    try { require(app + "/node_modules/onoff"); loads = true; } catch {}
+    process.exit(have === wanted && loads ? 0 : 1);
+  ' "$ROOT$APP_DIR"
+}
+
+install_onoff() {
+  # Installed on the Pi, not shipped: npm builds onoff's native addon for this board and Node.
+  if onoff_ready; then return; fi
   say "installing onoff (GPIO) with npm"
-  if (cd "$ROOT$APP_DIR" && npm install --omit=dev --no-audit --no-fund --loglevel=error); then
+  # From nothing: after a power cut during npm install, npm calls what it left "up to date"
+  # and never builds the addon (found in the booted box), so its files and record go first.
+  rm -rf "$ROOT$APP_DIR/node_modules" "$ROOT$APP_DIR/package-lock.json"
+  if (cd "$ROOT$APP_DIR" && npm install --omit=dev --no-audit --no-fund --loglevel=error) && onoff_ready; then
     service_changed=yes
   else
     say "WARNING: onoff could not be installed; the service runs without lamps and buttons until install.sh runs again with a network"
@@ -352,6 +369,9 @@ EOF
   if [ "$kiosk" = yes ]; then start_unit "$KIOSK" "$kiosk_changed"; fi
   if ! systemd_running; then say "systemd is not running here (a chroot or an image build): the units start at the next boot"; fi
 
+  # Everything this run wrote (users, packages, npm's files, the enabled units) on the card
+  # before it says "installed": a power cut after that line finds the box as it said.
+  sync
   say "installed. Logs: journalctl -u showclock -f"
   # Prints the links (and makes the keys on a first install), as the service user.
   runuser -u "$USER_NAME" -- env SHOWCLOCK_CONFIG="$ROOT$ETC_DIR/config.json" SHOWCLOCK_DATA_DIR="$ROOT$DATA_DIR" \

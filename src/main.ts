@@ -87,7 +87,8 @@ async function serveRoom(): Promise<void> {
   // closers run in reverse order of `shutdown.add`: adapters (push streams, GPIO)
   // add theirs as they start, so they stop after the HTTP server stops accepting.
   const shutdown = new Shutdown({ logger, exit: exitAfterHangup });
-  // From the first moment: systemd counts WatchdogSec= from the start, and a slow start must not be taken for a hang.
+  // From the first moment, so no stretch of a running service goes unwatched (systemd arms
+  // WatchdogSec= once start-up is complete, READY=1; pings before that are ignored).
   const watchdog = startWatchdog(logger);
   if (watchdog !== null) shutdown.add('watchdog', () => watchdog.close());
   // Listen for signals from the start: one that arrives while the service is still

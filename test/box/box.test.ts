@@ -5,8 +5,8 @@
 // Run with `npm run test:box` (root, mmdebstrap, qemu-system-x86, tesseract-ocr;
 // .ci/run installs them). The screen is read with tesseract: the digits it shows
 // are compared with the state the API gives.
-import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const run = promisify(execFile);
 const CUT_ROUNDS = Number(process.env.SHOWCLOCK_BOX_CUTS ?? 10);
+const FIRST_START_ROUNDS = Number(process.env.SHOWCLOCK_BOX_FIRST_START_CUTS ?? 4);
+const INSTALL_ROUNDS = Number(process.env.SHOWCLOCK_BOX_INSTALL_CUTS ?? 3);
 const shots = mkdtempSync(path.join(tmpdir(), 'showclock-box-shots-'));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -29,9 +31,26 @@ function unavailable(): string | null {
 const missing = unavailable();
 if (missing !== null) console.warn(`SKIPPED: the booted box is not tested here: ${missing}`);
 
+/** The release the first build packed: the install rounds put it on fresh machines. */
+let releaseTarball = '';
+
 async function box(...args: string[]): Promise<string> {
-  const { stdout } = await run('bash', [path.join(ROOT, 'scripts/box-vm.sh'), ...args], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 1_200_000 });
+  const { stdout } = await run('bash', [path.join(ROOT, 'scripts/box-vm.sh'), ...args], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+    timeout: 1_200_000,
+    env: { ...process.env, SHOWCLOCK_BOX_RELEASE: releaseTarball },
+  });
   return stdout;
+}
+
+/** A command in the machine whose output is kept as it comes, for when the power goes in the middle. */
+function streamInBox(command: string): { output: () => string; done: Promise<number | null> } {
+  let output = '';
+  const child = spawn('bash', [path.join(ROOT, 'scripts/box-vm.sh'), 'run', command], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { output: () => output, done: new Promise((resolve) => child.on('close', resolve)) };
 }
 /** A command as root inside the machine; its output, trimmed. */
 const inBox = async (command: string): Promise<string> => (await box('run', command)).trim();
@@ -44,13 +63,34 @@ let machine: Box = { url: '', apiKey: '' };
 const figures: Record<string, string> = {};
 
 async function up(): Promise<Box> {
+  return parseUp(await box('up'));
+}
+
+/** `up` on a machine where install.sh may not have finished: null when it says so (exit 3). */
+async function upIfInstalled(): Promise<Box | null> {
+  try {
+    return await up();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 3) return null;
+    throw error;
+  }
+}
+
+function parseUp(printed: string): Box {
   const lines = Object.fromEntries(
-    (await box('up'))
+    printed
       .trim()
       .split('\n')
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
   return { url: lines.SHOWCLOCK_URL ?? '', apiKey: lines.SHOWCLOCK_API_KEY ?? '' };
+}
+
+/** The box works: the service and the kiosk active, no unit failed, /state answers with the keys it has. */
+async function expectWorkingBox(when: string): Promise<void> {
+  expect(await inBox('systemctl is-active showclock.service showclock-kiosk.service'), when).toBe('active\nactive');
+  expect(await inBox('systemctl --failed --no-legend --plain'), when).toBe('');
+  expect((await api('/state')).status, when).toBe(200);
 }
 
 interface State {
@@ -118,6 +158,11 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
     let startedMs = performance.now();
     await box('build');
     figures.build = `${Math.round((performance.now() - startedMs) / 1000)} s`;
+    figures['install.sh in the machine'] = `${readFileSync(path.join(ROOT, '.box/install-seconds'), 'utf8').trim()} s`;
+    const packed = readdirSync(path.join(ROOT, '.box/release')).find((name) => name.endsWith('.tar.gz'));
+    if (packed === undefined) throw new Error('build left no release in .box/release');
+    releaseTarball = path.join(shots, packed);
+    copyFileSync(path.join(ROOT, '.box/release', packed), releaseTarball);
     startedMs = performance.now();
     machine = await up();
     figures['power-on to /healthz'] = `${Math.round((performance.now() - startedMs) / 1000)} s`;
@@ -198,6 +243,58 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
     expect(await inBox('systemctl is-active showclock-kiosk.service')).toBe('active');
   });
 
+  it(`power cuts during the first start, while the keys and the room are made (${FIRST_START_ROUNDS} rounds): the box starts again by itself, and keys it gave out are kept`, async () => {
+    const dataFiles = '/var/lib/showclock/keys.json /var/lib/showclock/room.json /var/lib/showclock/room.previous.json';
+    let gaveOut = 0;
+    const backMs: number[] = [];
+    for (let round = 1; round <= FIRST_START_ROUNDS; round += 1) {
+      const roundStartedMs = performance.now();
+      // The box as on its first start: no keys, no room.
+      await inBox(`systemctl stop showclock-kiosk.service showclock.service && rm -f ${dataFiles} && sync && systemctl start --no-block showclock.service`);
+      let cutting = false;
+      let given: string | null = null;
+      // Keys count as given out once the service answers: it says it is ready only after they are on disk.
+      const watcher = (async () => {
+        while (!cutting) {
+          try {
+            const response = await fetch(`${machine.url}/healthz`, { signal: AbortSignal.timeout(1_000) });
+            if (response.status === 200) {
+              const keys = await inBox('cat /var/lib/showclock/keys.json');
+              if (!cutting) given = keys;
+              return;
+            }
+          } catch {
+            // Starting, or the power went.
+          }
+          await sleep(100);
+        }
+      })();
+      // From the first instant of the start to well after it (about 4 s here).
+      await sleep(Math.floor((round - 1 + Math.random()) * (6_000 / FIRST_START_ROUNDS)));
+      cutting = true;
+      await box('cut');
+      await watcher;
+      const bootStartedMs = performance.now();
+      machine = await up();
+      backMs.push(performance.now() - bootStartedMs);
+      const keys = await inBox('cat /var/lib/showclock/keys.json');
+      expect(() => JSON.parse(keys) as unknown, `round ${round}: keys.json`).not.toThrow();
+      if (given !== null) {
+        gaveOut += 1;
+        expect(keys, `round ${round}: the keys given out before the cut`).toBe(given);
+      }
+      await expectWorkingBox(`first-start round ${round}`);
+      console.log(`first-start round ${round}: ${Math.round((performance.now() - roundStartedMs) / 1000)} s in all, ${Math.round((backMs.at(-1) ?? 0) / 1000)} s from power-on to /healthz`);
+    }
+    figures['cuts during the first start'] = `${FIRST_START_ROUNDS} rounds, keys given out before ${gaveOut} of them, all kept; power-on to /healthz ${Math.round(Math.min(...backMs) / 1000)}-${Math.round(Math.max(...backMs) / 1000)} s`;
+  });
+
+  it('no watchdog restart that was not a hang, through everything so far', async () => {
+    const timeouts = await inBox('journalctl --no-pager -u showclock.service | grep "Watchdog timeout" || true');
+    figures['watchdog restarts before the hang'] = String(timeouts === '' ? 0 : timeouts.split('\n').length);
+    expect(timeouts).toBe('');
+  });
+
   it('a hung service (kill -STOP of node) is restarted by the watchdog, and the kiosk shows the clock again', async () => {
     const before = await inBox('systemctl show -p MainPID --value showclock.service');
     const startedMs = performance.now();
@@ -232,5 +329,37 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
     expect(await inBox('ls /etc/systemd/system | grep -c showclock || true')).toBe('0');
     expect(await inBox('systemctl list-units --all --no-legend --plain "showclock*" | wc -l')).toBe('0');
     expect(readFileSync(path.join(ROOT, '.box', 'machine.env'), 'utf8')).toContain('BASE=');
+  });
+
+  it(`power cuts during install.sh itself (${INSTALL_ROUNDS} rounds, from its start to past its end): run again it finishes and the box works; once it said "installed", the box works without it and keeps the keys it printed`, async () => {
+    const installMs = Number(readFileSync(path.join(ROOT, '.box/install-seconds'), 'utf8')) * 1000;
+    const outcomes: string[] = [];
+    for (let round = 0; round < INSTALL_ROUNDS; round += 1) {
+      await box('build', '--no-install');
+      const install = streamInBox('cd /root/showclock-*/ && ./install.sh 2>&1');
+      // Spread over the whole run and a little past it, where "installed" was already said.
+      const cutAtMs = Math.floor(((round + Math.random()) / INSTALL_ROUNDS) * installMs * 1.15);
+      await sleep(cutAtMs);
+      await box('cut');
+      await install.done;
+      const said = install.output();
+      const printedKey = /\/control\/([A-Za-z0-9_-]+)/.exec(said)?.[1];
+      const booted = await upIfInstalled();
+      const when = `install round ${round + 1}, cut at ${(cutAtMs / 1000).toFixed(1)} s`;
+      if (said.includes('showclock: installed.')) {
+        expect(booted, `${when}: it had said "installed"`).not.toBeNull();
+        if (booted !== null) machine = booted;
+        expect(machine.apiKey, when).toBe(printedKey);
+        outcomes.push(`${(cutAtMs / 1000).toFixed(0)} s: after "installed", nothing to redo`);
+      } else {
+        const again = await inBox('cd /root/showclock-*/ && ./install.sh 2>&1; echo "exit $?"');
+        expect(again, when).toMatch(/showclock: installed\.[\s\S]*exit 0$/);
+        machine = await up();
+        outcomes.push(`${(cutAtMs / 1000).toFixed(0)} s: ${booted === null ? 'not yet enabled' : 'enabled, ran'}, install.sh again finished`);
+      }
+      await expectWorkingBox(when);
+      expect(await inBox('node -e "require(\'/opt/showclock/node_modules/onoff\'); console.log(\'loads\')"'), `${when}: onoff`).toBe('loads');
+    }
+    figures['cuts during install.sh'] = outcomes.join('; ');
   });
 });

@@ -20,6 +20,7 @@ const STUBS: Record<string, string> = {
     if [ "$1" = install ]; then
       for a in "$@"; do case "$a" in install|-*) ;; *) echo "$a" >> "$STATE/pkgs" ;; esac; done
     fi`,
+  dpkg: ``,
   'dpkg-query': `
     pkg="\${*: -1}"
     if grep -qx "$pkg" "$STATE/pkgs"; then printf installed; else exit 1; fi`,
@@ -56,9 +57,12 @@ const STUBS: Record<string, string> = {
     exec "$@"`,
   chown: ``,
   npm: `
+    # As npm does: what node_modules already has is "up to date", whether it works or not.
+    if [ -f node_modules/onoff/package.json ]; then echo "up to date"; exit 0; fi
     version=$(node -p "require('./package.json').dependencies.onoff")
     mkdir -p node_modules/onoff node_modules/epoll/build/Release
     echo "{\\"version\\": \\"$version\\"}" > node_modules/onoff/package.json
+    echo 'module.exports = { Gpio: class {} };' > node_modules/onoff/index.js
     echo binary > node_modules/epoll/build/Release/epoll.node`,
 };
 
@@ -284,6 +288,28 @@ describe('install.sh over the life of a box', () => {
       expect(bad.status).not.toBe(0);
       expect(bad.out).toMatch(/gpio\.lamp\.pin/);
       writeFileSync(path.join(s.root, 'etc/showclock/config.json'), good);
+    },
+    SLOW,
+  );
+
+  it(
+    'after a power cut mid-install: an onoff that no longer loads is installed again, a half-done dpkg is finished before apt-get',
+    () => {
+      // What a cut during npm install can leave: the files there, the module not loadable.
+      writeFileSync(path.join(s.root, 'opt/showclock/node_modules/onoff/index.js'), '\0\0\0');
+      const repaired = s.run();
+      expect(repaired.status, repaired.out).toBe(0);
+      expect(repaired.calls.filter((c) => c.startsWith('npm '))).toHaveLength(1);
+      expect(read(s, 'opt/showclock/node_modules/onoff/index.js')).toContain('module.exports');
+      expect(s.run().calls.filter((c) => c.startsWith('npm '))).toEqual([]);
+
+      // A package missing again (a cut during apt-get): dpkg finishes what it began, then apt-get runs.
+      writeFileSync(path.join(s.state, 'pkgs'), readFileSync(path.join(s.state, 'pkgs'), 'utf8').replace(/^chromium\n/m, ''));
+      const apt = s.run();
+      expect(apt.status, apt.out).toBe(0);
+      const dpkgAt = apt.calls.indexOf('dpkg --configure -a');
+      expect(dpkgAt).toBeGreaterThanOrEqual(0);
+      expect(apt.calls.findIndex((c) => c.startsWith('apt-get install'))).toBeGreaterThan(dpkgAt);
     },
     SLOW,
   );

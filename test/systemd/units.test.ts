@@ -120,6 +120,8 @@ describe('systemd units', () => {
     expect(directives(kiosk, 'BindsTo')).toEqual(['showclock.service']);
     expect(directives(kiosk, 'WantedBy')).toEqual(['showclock.service']);
     expect(directives(kiosk, 'Restart')).toEqual(['always']);
+    // Nothing to save in a browser: a kiosk that ignores SIGTERM while it starts must not hold a reboot for 90 s.
+    expect(directives(kiosk, 'TimeoutStopSec')).toEqual(['5']);
     const launcher = readFileSync(path.join(ROOT, 'systemd/showclock-kiosk.sh'), 'utf8');
     expect(launcher).toContain('url="http://127.0.0.1:${port}/display"');
     expect(launcher).toContain('--kiosk');
