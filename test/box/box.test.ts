@@ -60,6 +60,17 @@ interface Box {
   apiKey: string;
 }
 let machine: Box = { url: '', apiKey: '' };
+/** Emulated kernels that panicked and started again (panic=5 in scripts/box-vm.sh), over every machine of the run. */
+let panics = 0;
+function countPanics(): void {
+  for (const name of ['console.log', 'console-earlier.log']) {
+    try {
+      panics += readFileSync(path.join(ROOT, '.box', name), 'utf8').split('Kernel panic - not syncing').length - 1;
+    } catch {
+      // No such console yet.
+    }
+  }
+}
 const figures: Record<string, string> = {};
 
 async function up(): Promise<Box> {
@@ -170,6 +181,8 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
 
   afterAll(async () => {
     await box('cut').catch(() => {});
+    countPanics();
+    figures['emulated kernel panics, restarted by panic=5'] = String(panics);
     console.log(`box figures: ${JSON.stringify(figures)}; screenshots in ${shots}`);
     if (Object.keys(figures).length === 0) rmSync(shots, { recursive: true, force: true });
   });
@@ -335,6 +348,7 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
     const installMs = Number(readFileSync(path.join(ROOT, '.box/install-seconds'), 'utf8')) * 1000;
     const outcomes: string[] = [];
     for (let round = 0; round < INSTALL_ROUNDS; round += 1) {
+      countPanics();
       await box('build', '--no-install');
       const install = streamInBox('cd /root/showclock-*/ && ./install.sh 2>&1');
       // Spread over the whole run and a little past it, where "installed" was already said.
