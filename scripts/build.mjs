@@ -22,7 +22,7 @@ import { NODE_FLAGS } from './node-flags.mjs';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /** The files beside the bundle that its stand-ins read: see writeBundleSideFiles. */
-const QR_CHUNK = { entry: 'src/http/qr-svg.ts', file: 'showclock-qr.cjs' };
+const QR_CHUNK = { entry: 'src/pages/qr-svg.ts', file: 'showclock-qr.cjs' };
 const OPENAPI_FILE = 'openapi.json';
 /** Their names in dist/, for whoever checks that a build is whole (scripts/start.mjs). */
 export const BESIDE_BUNDLE = [OPENAPI_FILE, QR_CHUNK.file];
@@ -38,8 +38,8 @@ export const BESIDE_BUNDLE = [OPENAPI_FILE, QR_CHUNK.file];
  *                    loaded at the first QR code.
  */
 const BUNDLE_STAND_INS = new Map([
-  ['src/http/openapi-text.ts', 'src/http/openapi-text.bundle.ts'],
-  [QR_CHUNK.entry, 'src/http/qr-svg.bundle.ts'],
+  ['src/api/openapi-text.ts', 'src/api/openapi-text.bundle.ts'],
+  [QR_CHUNK.entry, 'src/pages/qr-svg.bundle.ts'],
 ]);
 
 // pino's transports (worker threads, thread-stream) and its SonicBoom destination are what
@@ -118,7 +118,7 @@ export async function writeBundleSideFiles(dir, { sourceRoot = root, minify = tr
 }
 
 /**
- * The OpenAPI document made from src as it stands (src/http/openapi.ts bundled into a
+ * The OpenAPI document made from src as it stands (src/commands/openapi.ts bundled into a
  * temporary module, a fraction of a second): for dist/openapi.json and for the lint.
  */
 export async function openApiDocument(sourceRoot = root) {
@@ -126,7 +126,7 @@ export async function openApiDocument(sourceRoot = root) {
   try {
     const module = path.join(dir, 'openapi.mjs');
     // An ES module, so that it can be imported here; unminified, as it is thrown away.
-    await build({ ...nodeBundleOptions(sourceRoot, false), format: 'esm', entryPoints: [path.join(sourceRoot, 'src/http/openapi.ts')], outfile: module });
+    await build({ ...nodeBundleOptions(sourceRoot, false), format: 'esm', entryPoints: [path.join(sourceRoot, 'src/commands/openapi.ts')], outfile: module });
     const { buildOpenApiDocument } = await import(pathToFileURL(module).href);
     return buildOpenApiDocument();
   } finally {
@@ -244,7 +244,7 @@ export async function buildPages({ outdir = path.join(root, 'dist/pages'), minif
     legalComments: 'none',
     charset: 'utf8',
     // The display's bundled font: copied beside the bundles under its own plain name, which
-    // is all /assets serves (see src/http/page-assets.ts).
+    // is all /assets serves (see src/pages/page-assets.ts).
     loader: { '.woff2': 'file' },
     assetNames: '[name]',
     logLevel: 'warning',

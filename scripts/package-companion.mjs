@@ -10,7 +10,7 @@
 // (companion-module-build), which checks the manifest, bundles with webpack and
 // checks the licences of what it bundles. Its input is a module folder made
 // here in a temporary directory: esbuild first turns the TypeScript (which also
-// imports the display's face and clock code from src/pages) into main.js, since
+// imports the screens' face and clock code from src/client) into main.js, since
 // the tools' webpack reads JavaScript only. Nothing here touches the service's
 // build (scripts/build.mjs bundles src/main.ts, which never imports src/companion).
 // Works offline: everything it runs is in node_modules.

@@ -97,7 +97,7 @@ export interface Persistence {
 /**
  * The `durable` of every change that happened at once (and of a command that
  * changed nothing): already resolved, so a caller may answer at once rather than
- * wait a turn of the microtask queue for it (src/http/app.ts does).
+ * wait a turn of the microtask queue for it (src/api/api-routes.ts does).
  */
 export const DONE: Promise<void> = Promise.resolve();
 

@@ -8,8 +8,8 @@
 // same code runs in Companion and in the tests, against the real service.
 import type { CompanionVariableValues, InstanceStatus, LogLevel } from '@companion-module/base';
 import type { Snapshot } from '../domain/snapshot.js';
-import { createSseParser } from '../pages/display/sse-parser.js';
-import { streamSnapshots } from '../pages/display/stream-snapshots.js';
+import { createSseParser } from '../client/sse-parser.js';
+import { streamSnapshots } from '../client/stream-snapshots.js';
 import type { ActionRunner } from './actions.js';
 import { answerOf, apiUrl, errorText, isSnapshot, networkReason, send, snapshotIn, type ApiAnswer, type Fetch, type Target } from './api-client.js';
 import { feedbackSignatures, FEEDBACK_IDS, type FeedbackId, type FeedbackSource } from './feedbacks.js';

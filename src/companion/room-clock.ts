@@ -3,7 +3,7 @@
 // warning/zero instant) while a timer runs: never a timer per key, never an
 // interval, and nothing at all while paused.
 //
-// The clock is the display's (server-clock.ts), fed only with hints: every
+// The clock is the display's (src/client/server-clock.ts), fed only with hints: every
 // snapshot re-anchors the offset as serverNow minus this machine's monotonic
 // time at arrival. The module never polls a time endpoint (it has only the API
 // key's quota), and re-anchoring on each snapshot follows a step of the box's
@@ -11,7 +11,7 @@
 // endAt and serverNow step together. The error is the push delay, milliseconds
 // on a LAN; the computer's own wall clock plays no part.
 import type { Snapshot } from '../domain/snapshot.js';
-import { createServerClock, type ServerClock } from '../pages/display/server-clock.js';
+import { createServerClock, type ServerClock } from '../client/server-clock.js';
 import { viewAt, type RoomView } from './room-view.js';
 
 export interface Timers {

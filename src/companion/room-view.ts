@@ -1,8 +1,8 @@
 // What the buttons show at a server instant, read with the display's own face
-// logic (face.ts), so a key and the HDMI screen flip on the same second. Pure:
+// logic (src/client/face.ts), so a key and the HDMI screen flip on the same second. Pure:
 // the snapshot and the estimated server time come in, nothing reads a clock.
 import type { Snapshot } from '../domain/snapshot.js';
-import { faceAt, formatSeconds } from '../pages/display/face.js';
+import { faceAt, formatSeconds } from '../client/face.js';
 
 export const PHASES = ['ready', 'running', 'warning', 'danger', 'overrun', 'paused', 'stopped'] as const;
 export type Phase = (typeof PHASES)[number];

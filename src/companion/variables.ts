@@ -4,7 +4,7 @@
 // screens, no room yet) is empty, never the last value it had.
 import type { CompanionVariableDefinition, CompanionVariableValue } from '@companion-module/base';
 import type { Snapshot } from '../domain/snapshot.js';
-import { formatSeconds } from '../pages/display/face.js';
+import { formatSeconds } from '../client/face.js';
 import { connectionWord, type LinkState } from './link-state.js';
 import { questionsOf } from './room-questions.js';
 import { activePosition, type RoomView } from './room-view.js';

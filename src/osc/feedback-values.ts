@@ -1,9 +1,9 @@
 // What OSC feedback says about the room at a server instant, and when that next
 // changes by time alone. Pure. The display string is the screen's own
-// (pages/display/face.ts): what a surface shows matches the HDMI screen to the
+// (src/client/face.ts): what a surface shows matches the HDMI screen to the
 // character, and it changes on the same server-side second boundaries.
 import type { Snapshot } from '../domain/snapshot.js';
-import { faceAt, type Tone } from '../pages/display/face.js';
+import { faceAt, type Tone } from '../client/face.js';
 import type { OscValueOut } from './osc-packet.js';
 
 /** The screen's tone in words a lighting desk's macro can match: overrun from 0:00 on, as the screen turns red. */

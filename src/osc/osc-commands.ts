@@ -1,15 +1,15 @@
 // The command table of OSC and plain-text UDP: what comes after
 // `/showclock/{api_key}` names an HTTP v1 operation, and the arguments fill its
 // fields in order. Each argument becomes the text an HTTP query would carry and
-// is validated by that operation's own query schema (http/input.ts, built from
-// http/fields.ts), so OSC, plain text and HTTP refuse the same inputs with the
+// is validated by that operation's own query schema (commands/input.ts, built from
+// commands/fields.ts), so OSC, plain text and HTTP refuse the same inputs with the
 // same messages, and the operation builds the same command.
 import type * as z from '../schema/zod.js';
 import type { Command } from '../domain/types.js';
-import type { FieldName } from '../http/fields.js';
-import { describeZodError } from '../http/api-errors.js';
-import { inputSchema } from '../http/input.js';
-import { operations, type Operation } from '../http/operations.js';
+import type { FieldName } from '../commands/fields.js';
+import { describeZodError } from '../commands/zod-error.js';
+import { inputSchema } from '../commands/input.js';
+import { operations, type Operation } from '../commands/operations.js';
 import { isRelease, queryText, type ArgValue } from './arg-value.js';
 import { shortened } from './shorten.js';
 
@@ -135,7 +135,7 @@ function tooManyArguments(command: OscCommand, given: number): string {
 const schemas = new Map<OscCommand, z.ZodMiniObject>();
 
 /**
- * The operation's own query schema (http/input.ts), with the fields this command
+ * The operation's own query schema (commands/input.ts), with the fields this command
  * fills; OSC makes the settings' one field required. A field of a type no
  * command takes is already named, so it is left out rather than also "required".
  */

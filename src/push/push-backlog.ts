@@ -4,7 +4,7 @@
 // It also keeps the time the reader last took something, which tells a stalled
 // reader from a slow one. Both kinds of stream (web ReadableStream and raw Node
 // response) keep to it.
-import type { PushChunk } from './stream-client.js';
+import type { PushChunk } from './push-chunk.js';
 
 export class PushBacklog {
   readonly #max: number;

@@ -20,7 +20,8 @@ import { publicSnapshot, type PublicSnapshot, type Snapshot } from '../domain/sn
 import { snapshotDelta } from '../domain/snapshot-delta.js';
 import { encodeChunk, HEARTBEAT, patchEvent, stateEvent } from './sse-format.js';
 import { ResponseClient, type ResponseSink } from './response-client.js';
-import { StreamClient, type PushChunk } from './stream-client.js';
+import { StreamClient } from './stream-client.js';
+import type { PushChunk } from './push-chunk.js';
 import { StreamBudget, type Admission, type Refusal, type StreamBudgets, type StreamKind } from './stream-budgets.js';
 import { readSendQueues, type SendQueues } from './tcp-send-queues.js';
 

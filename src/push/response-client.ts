@@ -8,7 +8,7 @@
 // kernel says how much of what was written the peer has acknowledged
 // (tcp-send-queues.ts), that is what tells a reader from a dead or stuck one.
 import { allowedSafely, PushBacklog } from './push-backlog.js';
-import type { PushChunk } from './stream-client.js';
+import type { PushChunk } from './push-chunk.js';
 import { connectionKey, type SendQueues, type StreamSocket } from './tcp-send-queues.js';
 
 /** What is used of the Node response (http.ServerResponse), headers already written. */

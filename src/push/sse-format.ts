@@ -2,7 +2,7 @@
 // change: `id` is the snapshot's seq, so a client's Last-Event-ID names what it saw.
 import type { PublicSnapshot, Snapshot } from '../domain/snapshot.js';
 import type { SnapshotDelta } from '../domain/snapshot-delta.js';
-import { snapshotJson } from './snapshot-json.js';
+import { snapshotJson } from '../domain/snapshot-json.js';
 
 export const STATE_EVENT = 'state';
 /** A change after the first snapshot: a delta of the snapshot the stream last got (snapshot-delta.ts). */

@@ -4,15 +4,7 @@
 // when the backlog overflows it is coalesced to the latest state event (seq
 // still rises, and the last state is never dropped).
 import { allowedSafely, PushBacklog } from './push-backlog.js';
-
-/** A chunk as the hub shares it: the same bytes go to every client. */
-export interface PushChunk {
-  readonly bytes: Uint8Array;
-  /** The seq of a state or patch event; null for a heartbeat, which may be dropped when a client lags. */
-  readonly seq: number | null;
-  /** For a delta: the whole snapshot it makes, which a backlog that drops the deltas before it sends instead. */
-  readonly whole?: () => PushChunk;
-}
+import type { PushChunk } from './push-chunk.js';
 
 export interface StreamClientOptions {
   /** Chunks the stream may hold before the hub keeps them in the backlog instead. */

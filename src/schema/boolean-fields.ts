@@ -1,5 +1,5 @@
 // Zod shapes shared by the room file (src/store) and the OpenAPI document
-// (src/http), which describe the same room fields for different readers.
+// (src/commands), which describe the same room fields for different readers.
 import * as z from './zod.js';
 
 /** `{ name: z.boolean() }` for each name, typed by the names: e.g. the screens' on/off switches. */

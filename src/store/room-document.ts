@@ -3,7 +3,7 @@
 // wall-clock end instant, with the wall-clock time of the save beside it to
 // tell whether the clock can be trusted when the box comes back.
 import * as z from '../schema/zod.js';
-import { describeZodError } from '../http/api-errors.js';
+import { describeZodError } from '../commands/zod-error.js';
 import {
   charCount,
   CHIME_VOLUME_MAX,

@@ -1,4 +1,4 @@
-// Types for the two parts of `qrcode` the box loads (src/http/qr-svg.ts): the
+// Types for the two parts of `qrcode` the box loads (src/pages/qr-svg.ts): the
 // encoder and the SVG renderer, typed as the package's own entry types them.
 declare module 'qrcode/lib/core/qrcode.js' {
   import type { QRCode, QRCodeOptions } from 'qrcode';

@@ -6,7 +6,7 @@
 // test-artifacts/.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { countdownText } from '../../src/pages/display/face.js';
+import { countdownText } from '../../src/client/face.js';
 import { createRoom } from '../../src/domain/room.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
 import type { Room } from '../../src/domain/types.js';

@@ -4,7 +4,7 @@
 import { loadavg } from 'node:os';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { countdownText, formatSeconds } from '../../src/pages/display/face.js';
+import { countdownText, formatSeconds } from '../../src/client/face.js';
 import { pixelStats, saveArtifact, saveScreenshot } from './browser-kit.js';
 import { startLiveServer, useDisplayRig, VIEWER_KEY } from './live-server.js';
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
 import type { Question, Room } from '../../src/domain/types.js';
-import { streamSnapshots } from '../../src/pages/display/stream-snapshots.js';
+import { streamSnapshots } from '../../src/client/stream-snapshots.js';
 import { ARTIFACTS, saveArtifact, saveScreenshot, overlaps, type Box } from './browser-kit.js';
 import { AUDIENCE_KEY, VIEWER_KEY, startControlServer, useBrowserRig, type ControlServer } from './control-server.js';
 

@@ -3,7 +3,7 @@
 // time zone and clock format, the chime switches and test, and the flash button.
 import { describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
-import { formatShortTimeOfDay } from '../../src/pages/display/time-of-day.js';
+import { formatShortTimeOfDay } from '../../src/client/time-of-day.js';
 import { parseInstantText } from '../../src/pages/control/time-of-day-text.js';
 import { startControlServer, useBrowserRig } from './control-server.js';
 

@@ -5,7 +5,7 @@
 // server's zero instant, and the "tap to enable sound" button of a phone.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatTimeOfDay } from '../../src/pages/display/time-of-day.js';
+import { formatTimeOfDay } from '../../src/client/time-of-day.js';
 import { saveScreenshot } from './browser-kit.js';
 import { useDisplayRig, VIEWER_KEY } from './live-server.js';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { setupOf } from '../../src/companion/config.js';
 import { DEFAULT_BACKOFF, retryDelayMs, type Outcome } from '../../src/companion/link-state.js';
 import { judgeOpenApi } from '../../src/companion/version-check.js';
-import { buildOpenApiDocument } from '../../src/http/openapi.js';
+import { buildOpenApiDocument } from '../../src/commands/openapi.js';
 
 describe('retry delays', () => {
   const middle = () => 0.5;

@@ -15,7 +15,7 @@ import { setupOf } from '../../src/companion/config.js';
 import { ShowclockConnection } from '../../src/companion/connection.js';
 import { feedbackDefinitions } from '../../src/companion/feedbacks.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
-import { countdownText } from '../../src/pages/display/face.js';
+import { countdownText } from '../../src/client/face.js';
 import { ensureBundle, serviceEnv, startService, stopService, TEST_API_KEY, type ServiceProcess } from '../e2e/service-process.js';
 import { countingFetch, FakeHost, waitFor } from './fake-host.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_FLAGS } from '../../scripts/node-flags.mjs';
-import { buildOpenApiDocument } from '../../src/http/openapi.js';
+import { buildOpenApiDocument } from '../../src/commands/openapi.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bundle = path.join(root, 'dist/showclock.mjs');

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/domain/snapshot.js';
-import { streamSnapshots } from '../../src/pages/display/stream-snapshots.js';
+import { streamSnapshots } from '../../src/client/stream-snapshots.js';
 import { ensureBundle, readSse, serviceEnv, startService, TEST_API_KEY, type ServiceProcess } from './service-process.js';
 
 function probe(): string | null {

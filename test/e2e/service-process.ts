@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NODE_FLAGS } from '../../scripts/node-flags.mjs';
-import { createSseParser, type SseEvent } from '../../src/pages/display/sse-parser.js';
+import { createSseParser, type SseEvent } from '../../src/client/sse-parser.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUNDLE = path.join(ROOT, 'dist/showclock.mjs');

@@ -6,7 +6,7 @@
 import { beforeAll, expect } from 'vitest';
 import validatorModule from 'openapi-response-validator';
 import type * as z from '../../src/schema/zod.js';
-import { ErrorSchema, StateEnvelopeSchema } from '../../src/http/schemas.js';
+import { ErrorSchema, StateEnvelopeSchema } from '../../src/commands/schemas.js';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.js';
 
 type Json = Record<string, unknown>;

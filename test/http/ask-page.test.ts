@@ -4,7 +4,7 @@
 // what was typed as text (never markup), and limits questions per phone without
 // touching the API key's quota.
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES } from '../../src/http/body-size.js';
+import { MAX_BODY_BYTES } from '../../src/commands/body-size.js';
 import type { Question } from '../../src/domain/types.js';
 import { AUDIENCE_KEY, createTestApp, type TestApp } from '../helpers/test-app.js';
 

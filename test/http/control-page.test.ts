@@ -6,7 +6,7 @@
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { publicHost } from '../../src/app/urls.js';
-import { buttonPanelExamples } from '../../src/http/control-page-html.js';
+import { buttonPanelExamples } from '../../src/pages/control-page-html.js';
 import { API_KEY, AUDIENCE_KEY, VIEWER_KEY, createTestApp } from '../helpers/test-app.js';
 
 const LAN = 'http://192.168.1.50:8080';

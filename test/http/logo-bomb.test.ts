@@ -1,7 +1,7 @@
 // Issue 26, finding 1: one logo upload froze the whole box. The SVG check stripped
 // comments, CDATA and instructions with lazy regexes, quadratic on an opener repeated
 // and never closed: 64 KB blocked the event loop 0.47 s, 256 KB 6.7 s, 1 MB 156 s.
-// The check is now one linear walk (src/http/svg-scan.ts): every such body, up to the
+// The check is now one linear walk (src/commands/svg-scan.ts): every such body, up to the
 // 1 MB a logo may be, is refused in milliseconds, and a real server answers /healthz
 // throughout the upload.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { systemClock, timeoutScheduler } from '../../src/app/clock.js';
 import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { createApp } from '../../src/http/app.js';
-import { checkLogo, MAX_LOGO_BYTES } from '../../src/http/logo-content.js';
+import { checkLogo, MAX_LOGO_BYTES } from '../../src/commands/logo-content.js';
 import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
 import { LogoFiles } from '../../src/store/logo-files.js';

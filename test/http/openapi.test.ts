@@ -4,8 +4,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../src/http/openapi.js';
-import { operations } from '../../src/http/operations.js';
+import { buildOpenApiDocument } from '../../src/commands/openapi.js';
+import { operations } from '../../src/commands/operations.js';
 import { apiClient, call, OpenApiChecker, resolveRef, servedDocument, type OpenApiDocument } from '../helpers/openapi-check.js';
 import { createTestApp, roomWithTimers } from '../helpers/test-app.js';
 

@@ -14,7 +14,7 @@ import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { createApp } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
-import { socketAddress } from '../../src/http/request-origin.js';
+import { socketAddress } from '../../src/web/request-origin.js';
 import { createLogger } from '../../src/log/logger.js';
 import { PushHub, type PushHubOptions } from '../../src/push/push-hub.js';
 

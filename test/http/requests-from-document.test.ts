@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Room } from '../../src/domain/types.js';
-import { operations, type Method, type Operation } from '../../src/http/operations.js';
+import { operations, type Method, type Operation } from '../../src/commands/operations.js';
 import { call, OpenApiChecker, servedDocument, type OpenApiDocument } from '../helpers/openapi-check.js';
 import { createTestApp, roomWithTimers } from '../helpers/test-app.js';
 

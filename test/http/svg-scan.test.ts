@@ -1,4 +1,4 @@
-// The SVG check of an uploaded logo (src/http/svg-scan.ts, issue 26): a linear walk
+// The SVG check of an uploaded logo (src/commands/svg-scan.ts, issue 26): a linear walk
 // that says what the regex checker it replaced said. That checker is kept here as the
 // reference (it is quadratic, fine on the small documents of these tests): the walk
 // gives its very message on generated documents, well-formed and broken, and on
@@ -6,8 +6,8 @@
 // XML) are pinned below.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkLogo } from '../../src/http/logo-content.js';
-import { isJsSpace, svgProblem } from '../../src/http/svg-scan.js';
+import { checkLogo } from '../../src/commands/logo-content.js';
+import { isJsSpace, svgProblem } from '../../src/commands/svg-scan.js';
 import { LOGO_FIXTURES, LOGO_SVG_TEXT, SCRIPTED_SVG } from '../helpers/logo-fixtures.js';
 
 // ---- The regex checker as it was (src/http/logo-content.ts before issue 26), verbatim.

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LABEL_MAX_CHARS, MESSAGE_MAX_CHARS } from '../../src/domain/limits.js';
 import { textProblem } from '../../src/domain/text-rules.js';
-import { fields, textPattern } from '../../src/http/fields.js';
+import { fields, textPattern } from '../../src/commands/fields.js';
 
 const labelPattern = textPattern({ max: LABEL_MAX_CHARS, trimmed: false });
 const textPatternRe = textPattern({ max: MESSAGE_MAX_CHARS, trimmed: true });

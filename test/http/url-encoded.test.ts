@@ -1,10 +1,10 @@
-// Query strings and form bodies (src/http/url-encoded.ts) are read in linear time
+// Query strings and form bodies (src/commands/url-encoded.ts) are read in linear time
 // (issue 26: every "&"-separated pair searched for its "=" from its own start, so
 // `a&a&...&a=` scanned to the far "=" once per pair: 1 MB took 2.6 s), and read
 // exactly as before.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeUrlEncoded, decodeUrlEncodedMap, type Decoded } from '../../src/http/url-encoded.js';
+import { decodeUrlEncoded, decodeUrlEncodedMap, type Decoded } from '../../src/commands/url-encoded.js';
 import { bestMs } from '../helpers/best-time.js';
 
 /** The reading as it was, for comparison (quadratic: small inputs only). */

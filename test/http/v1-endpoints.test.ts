@@ -2,7 +2,7 @@
 // in its GET and POST forms, in process. Every answer also passes `call`'s checks
 // (JSON, no-store, CORS, rate-limit headers, body fits the OpenAPI document).
 import { describe, expect, it } from 'vitest';
-import { TimersListSchema, TimerCreatedSchema } from '../../src/http/schemas.js';
+import { TimersListSchema, TimerCreatedSchema } from '../../src/commands/schemas.js';
 import { errorOf, stateOf, useCheckedApp } from '../helpers/openapi-check.js';
 import { roomWithTimers } from '../helpers/test-app.js';
 

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
 import { createApp } from '../../src/http/app.js';
-import { pagesDirCandidates } from '../../src/http/page-assets.js';
+import { pagesDirCandidates } from '../../src/pages/page-assets.js';
 import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
-import { isLoopback } from '../../src/http/request-origin.js';
+import { isLoopback } from '../../src/web/request-origin.js';
 import { createLogger } from '../../src/log/logger.js';
 import { PushHub } from '../../src/push/push-hub.js';
 import { API_KEY, CLIENT_HEADER, createTestApp, FakeClock, VIEWER_KEY, AUDIENCE_KEY } from '../helpers/test-app.js';
@@ -437,7 +437,7 @@ describe('page assets', () => {
     try {
       mkdirSync(path.join(root, 'dist'));
       expect(pagesDirCandidates(pathToFileURL(path.join(root, 'dist', 'showclock.mjs')).href)[0]).toBe(path.join(root, 'dist', 'pages'));
-      expect(pagesDirCandidates(pathToFileURL(path.join(root, 'src', 'http', 'page-assets.ts')).href)).toContain(path.join(root, 'dist', 'pages'));
+      expect(pagesDirCandidates(pathToFileURL(path.join(root, 'src', 'pages', 'page-assets.ts')).href)).toContain(path.join(root, 'dist', 'pages'));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

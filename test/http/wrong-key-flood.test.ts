@@ -5,7 +5,7 @@
 // the right key is never held up by either: the console keeps working through a flood.
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WRONG_KEYS_PER_BOX } from '../../src/http/address-quota.js';
+import { WRONG_KEYS_PER_BOX } from '../../src/web/address-quota.js';
 import { API_KEY, AUDIENCE_KEY, VIEWER_KEY, createTestApp, type TestApp } from '../helpers/test-app.js';
 import { startSocketApp } from '../helpers/socket-app.js';
 

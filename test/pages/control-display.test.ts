@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { DISPLAY_FIELD_NAMES } from '../../src/domain/display-settings.js';
 import { DISPLAY_DEFAULTS } from '../../src/domain/room.js';
 import { DISPLAY_LAYOUTS } from '../../src/domain/types.js';
-import { previewScreenHtml, renderControlPage } from '../../src/http/control-page-html.js';
-import { DISPLAY_HTML } from '../../src/http/display-html.js';
+import { previewScreenHtml, renderControlPage } from '../../src/pages/control-page-html.js';
+import { DISPLAY_HTML } from '../../src/pages/display-html.js';
 import { changeBody, changeWords, SHOW_LABELS, type ShowField } from '../../src/pages/control/display-panel.js';
 import { dropIndex, dropSpot, edgeScroll } from '../../src/pages/control/row-drag.js';
 

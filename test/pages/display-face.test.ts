@@ -5,9 +5,9 @@ import fc from 'fast-check';
 import { createRoom } from '../../src/domain/room.js';
 import { toSnapshot } from '../../src/domain/snapshot.js';
 import type { Appearance, Room } from '../../src/domain/types.js';
-import { countdownText, faceAt, formatSeconds, type DisplayState } from '../../src/pages/display/face.js';
-import { createServerClock } from '../../src/pages/display/server-clock.js';
-import { createSseParser, type SseEvent } from '../../src/pages/display/sse-parser.js';
+import { countdownText, faceAt, formatSeconds, type DisplayState } from '../../src/client/face.js';
+import { createServerClock } from '../../src/client/server-clock.js';
+import { createSseParser, type SseEvent } from '../../src/client/sse-parser.js';
 
 const WALL = Date.UTC(2025, 5, 1, 9, 0, 0);
 const MONO = 50_000;

@@ -5,7 +5,7 @@ import { createRoom, newTimer } from '../../src/domain/room.js';
 import { toSnapshot } from '../../src/domain/snapshot.js';
 import type { Room } from '../../src/domain/types.js';
 import { nextSignalChangeMonoMs, signalOn } from '../../src/gpio/lamp-signals.js';
-import { faceAt } from '../../src/pages/display/face.js';
+import { faceAt } from '../../src/client/face.js';
 
 const WALL = Date.UTC(2026, 10, 23, 9, 0, 0);
 const MONO = 50_000;

@@ -6,7 +6,7 @@ import { createRoom } from '../../src/domain/room.js';
 import { toSnapshot } from '../../src/domain/snapshot.js';
 import type { Question, QuestionState } from '../../src/domain/types.js';
 import { askLinkImage } from '../../src/pages/display/ask-link-image.js';
-import { faceAt } from '../../src/pages/display/face.js';
+import { faceAt } from '../../src/client/face.js';
 
 const NOW = Date.UTC(2026, 6, 1, 15, 0, 0);
 

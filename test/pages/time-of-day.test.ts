@@ -1,6 +1,6 @@
 // Times of day in the room's zone and format, whatever the device's zone.
 import { describe, expect, it } from 'vitest';
-import { formatShortTimeOfDay, formatTimeOfDay } from '../../src/pages/display/time-of-day.js';
+import { formatShortTimeOfDay, formatTimeOfDay } from '../../src/client/time-of-day.js';
 
 const EVENING_UTC = Date.UTC(2026, 6, 1, 17, 30, 5); // 19:30:05 in Berlin (summer time), 13:30:05 in New York
 

@@ -7,7 +7,7 @@ import { publicSnapshot } from '../../src/domain/snapshot.js';
 import { BYTES_PER_TURN, PushHub, type PushHubOptions, type Repeater } from '../../src/push/push-hub.js';
 import { patchEvent } from '../../src/push/sse-format.js';
 import { snapshotDelta } from '../../src/domain/snapshot-delta.js';
-import type { SseEvent } from '../../src/pages/display/sse-parser.js';
+import type { SseEvent } from '../../src/client/sse-parser.js';
 import { FakeClock } from '../helpers/test-app.js';
 import { readStream, rebuild, stateOf } from './sse-reader.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { applyCommand } from '../../src/domain/engine.js';
 import { createRoom } from '../../src/domain/room.js';
 import { toSnapshot } from '../../src/domain/snapshot.js';
-import { snapshotJson } from '../../src/push/snapshot-json.js';
+import { snapshotJson } from '../../src/domain/snapshot-json.js';
 
 const WALL = 1_700_000_000_000;
 const now = (monoMs: number) => ({ monoMs, wallMs: WALL + monoMs });

@@ -1,5 +1,5 @@
 // Reads a push stream in tests: raw chunks as they arrive, parsed into events.
-import { createSseParser, type SseEvent } from '../../src/pages/display/sse-parser.js';
+import { createSseParser, type SseEvent } from '../../src/client/sse-parser.js';
 import type { PublicSnapshot, Snapshot } from '../../src/domain/snapshot.js';
 import { applyDelta, isSnapshotDelta } from '../../src/domain/snapshot-delta.js';
 

@@ -7,7 +7,7 @@ import '../display/screen.css';
 import './control.css';
 import type { Snapshot } from '../../domain/snapshot.js';
 import { startLiveStream } from '../display/live-stream.js';
-import { createServerClock } from '../display/server-clock.js';
+import { createServerClock } from '../../client/server-clock.js';
 import { ApiClient } from './api-client.js';
 import { installCopyButtons } from './copy-buttons.js';
 import { CsvPanel } from './csv-panel.js';

@@ -6,10 +6,10 @@
 // something visible changes (faceAt says when), not in an animation loop, and
 // the screen writes only what differs.
 import type { Snapshot } from '../../domain/snapshot.js';
-import { faceAt, formatSeconds } from '../display/face.js';
+import { faceAt, formatSeconds } from '../../client/face.js';
 import type { ScreenSize } from '../display/fit.js';
 import { createScreen, type Screen } from '../display/screen.js';
-import type { ServerClock } from '../display/server-clock.js';
+import type { ServerClock } from '../../client/server-clock.js';
 import { byId, setText } from './elements.js';
 
 export class Preview {

@@ -3,7 +3,7 @@
 // request each button makes. Pure, so it is tested without a browser.
 // Page code: no destructuring (esbuild targets old browsers).
 import { QUESTION_STATES, type Question, type QuestionState } from '../../domain/types.js';
-import type { TimeOfDaySettings } from '../display/time-of-day.js';
+import type { TimeOfDaySettings } from '../../client/time-of-day.js';
 import { instantText } from './time-of-day-text.js';
 
 /** Every question, or those in one state. */

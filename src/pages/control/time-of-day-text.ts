@@ -3,8 +3,8 @@
 // scheduled start or an end, typed back the same way. A typed time is its next
 // occurrence after the server's now (today, or tomorrow once it has passed).
 // Page code: no destructuring (esbuild targets old browsers).
-import type { TimeOfDaySettings } from '../display/time-of-day.js';
-import { formatShortTimeOfDay } from '../display/time-of-day.js';
+import type { TimeOfDaySettings } from '../../client/time-of-day.js';
+import { formatShortTimeOfDay } from '../../client/time-of-day.js';
 
 const DAY_MS = 86_400_000;
 

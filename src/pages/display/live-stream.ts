@@ -4,8 +4,8 @@
 // missing heartbeats, and reloads the page when it stays broken for long (a new
 // server version may have been installed meanwhile).
 import type { Snapshot } from '../../domain/snapshot.js';
-import { createSseParser } from './sse-parser.js';
-import { streamSnapshots } from './stream-snapshots.js';
+import { createSseParser } from '../../client/sse-parser.js';
+import { streamSnapshots } from '../../client/stream-snapshots.js';
 
 /** The box's own stream sends nothing else as `state` than a snapshot. */
 const isObject = (value: unknown): value is Snapshot => typeof value === 'object' && value !== null;

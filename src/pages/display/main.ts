@@ -9,12 +9,12 @@ import './display.css';
 import type { Snapshot } from '../../domain/snapshot.js';
 import { createChimePlayer } from './chime.js';
 import { cuesOf, dueCues, nextCueAt, type Cue } from './chime-cues.js';
-import { faceAt } from './face.js';
+import { faceAt } from '../../client/face.js';
 import { keepAwake } from './keep-awake.js';
 import { startLiveStream } from './live-stream.js';
 import { DISPLAY_LAYOUTS, type DisplayLayout } from '../../domain/types.js';
 import { createScreen } from './screen.js';
-import { createServerClock } from './server-clock.js';
+import { createServerClock } from '../../client/server-clock.js';
 
 /** When the clock offset is estimated again after the first burst: soon (the page was busy loading), then now and then. */
 const EARLY_RESYNCS_MS = [1_500, 5_000, 15_000, 30_000];

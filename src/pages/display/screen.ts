@@ -5,7 +5,7 @@
 // own, so what the operator sees is what the screens show.
 import type { DisplaySettings } from '../../domain/types.js';
 import { askLinkImage } from './ask-link-image.js';
-import type { Face, FaceMessage, FaceQuestion, Hold, Tone } from './face.js';
+import type { Face, FaceMessage, FaceQuestion, Hold, Tone } from '../../client/face.js';
 import { fitMessage, fitQuestion, fitTime, whenFontsLoaded, type ScreenSize } from './fit.js';
 
 /** The ids of the screen's parts in the display's markup (display-html.ts). */

@@ -1,20 +1,18 @@
 // The logo (issue 15): uploaded as the raw body of POST /api/v1/{api_key}/display/logo,
-// checked against its declared type (logo-content.ts), stored atomically in the data
-// directory as logo-<version>, then the room learns only the version (`display.logo`,
-// one change through the dispatch). Served at /logo/<version> without a key (viewers
-// show it), immutable (a new logo is a new URL); an SVG under a CSP sandbox, so no
-// script in it runs even when the URL is opened on its own. The files themselves,
-// and when an old one may go, are the store's (src/store/logo-files.ts).
+// checked against its declared type (src/commands/logo-content.ts), stored atomically
+// in the data directory as logo-<version>, then the room learns only the version
+// (`display.logo`, one change through the dispatch). Served at /logo/<version>
+// without a key by src/pages/logo-file.ts. The files themselves, and when an old
+// one may go, are the store's (src/store/logo-files.ts).
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { NotDone, type RoomService } from '../app/room-service.js';
-import { LOGO_VERSION_PATTERN } from '../domain/display-settings.js';
 import type { LogoFiles } from '../store/logo-files.js';
-import type { AppEnv } from './app.js';
-import { errorResponse } from './api-errors.js';
-import { MAX_BODY_BYTES } from './body-size.js';
-import { answer, jsonAnswer } from './answer.js';
-import { checkLogo, LOGO_TYPE_OF_EXTENSION, MAX_LOGO_BYTES, SVG_CSP, type LogoExtension } from './logo-content.js';
+import type { AppEnv } from '../web/env.js';
+import { errorResponse } from '../web/api-errors.js';
+import { MAX_BODY_BYTES } from '../commands/body-size.js';
+import { jsonAnswer } from '../web/answer.js';
+import { checkLogo, MAX_LOGO_BYTES } from '../commands/logo-content.js';
 
 export interface LogoDeps {
   readonly service: RoomService;
@@ -91,28 +89,5 @@ export function mountLogo(app: Hono<AppEnv>, deps: LogoDeps): void {
     if (failed !== null) return failed;
     await logos?.retire(previous, service.room);
     return jsonAnswer(c, { ok: true as const, state: service.snapshot() }, 200);
-  });
-
-  app.get('/logo/:version', async (c) => {
-    c.set('route', 'GET /logo/{version}');
-    c.set('read', true);
-    const version = c.req.param('version');
-    // Only the room's current logo: a name from the URL never reaches the file system otherwise.
-    const match = LOGO_VERSION_PATTERN.exec(version);
-    if (logos === undefined || match === null || service.room.display.logo !== version) {
-      return answer(c, 'no such logo', 404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-    }
-    const bytes = await logos.read(version);
-    if (bytes === null) {
-      return answer(c, 'the logo file is missing from the data directory', 404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-    }
-    const type = LOGO_TYPE_OF_EXTENSION[match[1] as LogoExtension];
-    return answer(c, new Uint8Array(bytes), 200, {
-      'Content-Type': type,
-      'X-Content-Type-Options': 'nosniff',
-      // The URL names the content: it never changes, so a screen keeps it.
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      ...(type === 'image/svg+xml' ? { 'Content-Security-Policy': SVG_CSP } : {}),
-    });
   });
 }

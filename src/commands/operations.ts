@@ -445,7 +445,7 @@ function questionStep(path: string, operationId: string, summary: string, descri
   });
 }
 
-// Audience questions come in through /ask/{audience_key} (ask-routes.ts); these are
+// Audience questions come in through /ask/{audience_key} (src/pages/ask-routes.ts); these are
 // the moderator's. Like running-order edits, each is on disk before it is answered.
 // Questions are addressed by a `questionId` field, as tags are: `{id}` in a path is a timer's.
 const v1Questions: Operation[] = [

@@ -1,12 +1,12 @@
 // OPTIONS under /api (a browser's CORS preflight, or a client asking what a
 // path takes). It goes through the checks of any request (key 401, quota 429,
-// route 404, see app.ts) and counts like one: decisions.md, "every request
+// route 404, see api-routes.ts) and counts like one: decisions.md, "every request
 // counts". The key is in the path, so a preflight, which carries no
 // credentials, can still be checked. The answer names the methods the path
 // really takes in its version: v0 is GET only; v1 reads GET; v1 changes GET, POST.
 import type { Context } from 'hono';
-import { answer } from './answer.js';
-import { operations, type ApiVersion, type Method } from './operations.js';
+import { answer } from '../web/answer.js';
+import { operations, type ApiVersion, type Method } from '../commands/operations.js';
 
 export interface Offered {
   /** The operation path, `{id}` templated: `/timer/{id}/select`. */
@@ -22,7 +22,7 @@ interface Route {
   readonly methods: Method[];
 }
 
-/** Routes outside the operation table: the push channel (viewer-routes.ts), the logo (logo-routes.ts), the running order as a file (running-order-routes.ts). */
+/** Routes outside the operation table: the push channel (event-routes.ts), the logo (logo-routes.ts), the running order as a file (running-order-routes.ts). */
 const OTHER_ROUTES: Readonly<Record<ApiVersion, readonly { readonly path: string; readonly methods: readonly Method[] }[]>> = {
   v0: [],
   v1: [

@@ -2,7 +2,7 @@
 // only the box's own scripts and styles: no inline script, no CDN, nothing from
 // elsewhere; pages get their configuration from their own URL or data- attributes.
 import type { Context } from 'hono';
-import { answer } from './answer.js';
+import { answer } from '../web/answer.js';
 
 export const PAGE_CSP = [
   "default-src 'none'",

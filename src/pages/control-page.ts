@@ -10,22 +10,22 @@
 //
 // The links on the page (viewer, audience, API base, button-panel examples) and
 // their QR codes start with the configured public URL, or the box's own LAN
-// address and port (request-origin.ts, linkOriginOf): never with the Host the
+// address and port (src/web/request-origin.ts, linkOriginOf): never with the Host the
 // request names, so a request cannot put another host into them, and the page
 // opened as http://localhost:8080/control/... on the box still gives links that
 // work on the LAN.
 import type { Context, Hono } from 'hono';
 import { qrSvg } from './qr-svg.js';
 import type { LinkConfig } from '../app/urls.js';
-import { addAnswerHeaders, answer } from './answer.js';
-import type { AppEnv, Keys } from './app.js';
-import { hitForAddress } from './address-quota.js';
+import { addAnswerHeaders, answer } from '../web/answer.js';
+import type { AppEnv, Keys } from '../web/env.js';
+import { hitForAddress } from '../web/address-quota.js';
 import { askQrSvg, askUrl } from './ask-link.js';
 import { renderControlPage } from './control-page-html.js';
 import { wrongLinkRefusal } from './error-page.js';
 import { pageHeaders } from './page-headers.js';
 import type { FixedWindowLimiter } from '../app/rate-limit.js';
-import { linkOriginOf } from './request-origin.js';
+import { linkOriginOf } from '../web/request-origin.js';
 import { sameSecret } from '../app/secret-match.js';
 
 export interface ControlPageDeps {

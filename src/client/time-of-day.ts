@@ -2,7 +2,7 @@
 // (settings), never the viewing device's, so a phone abroad shows the venue's
 // time. Intl knows the zones; one formatter per zone is kept, as making one is slow.
 // Page code: no destructuring (esbuild targets old browsers).
-import type { ClockFormat } from '../../domain/types.js';
+import type { ClockFormat } from '../domain/types.js';
 
 export interface TimeOfDaySettings {
   readonly timeZone: string;

@@ -295,7 +295,7 @@ function operationObject(op: Operation, method: Method): JsonObject {
 }
 
 /**
- * The audience's door (ask-routes.ts): not under /api and with its own key, which
+ * The audience's door (src/pages/ask-routes.ts): not under /api and with its own key, which
  * opens nothing else; written by hand, since it takes a form as well as JSON and
  * answers a browser with the page.
  */
@@ -354,7 +354,7 @@ function askPaths(): Record<string, JsonObject> {
 }
 
 /**
- * The logo (logo-routes.ts): written by hand, not from the operation table, because its
+ * The logo (src/api/logo-routes.ts): written by hand, not from the operation table, because its
  * body is the image itself (one binary media type per accepted type), not fields.
  */
 function logoPaths(): Record<string, JsonObject> {

@@ -2,9 +2,9 @@
 // Pure: the snapshot and the estimated server time come in, nothing reads a
 // clock. Every boundary is computed from endAt/remainingAtPause on the server's
 // timeline, so screens that agree on server time flip together.
-import type { ShownQuestion } from '../../domain/questions.js';
-import type { Snapshot, SnapshotFlash } from '../../domain/snapshot.js';
-import type { DisplaySettings, MessageColor, Settings, Tag } from '../../domain/types.js';
+import type { ShownQuestion } from '../domain/questions.js';
+import type { Snapshot, SnapshotFlash } from '../domain/snapshot.js';
+import type { DisplaySettings, MessageColor, Settings, Tag } from '../domain/types.js';
 import { formatTimeOfDay as formatInZone } from './time-of-day.js';
 
 export type Tone = 'normal' | 'warn' | 'over';

@@ -11,13 +11,14 @@ import { NotDone, type RoomService } from '../app/room-service.js';
 import { TIMER_FIELD_NAMES } from '../domain/engine.js';
 import { formatRunningOrderCsv, parseRunningOrderCsv, type CsvTimer } from '../domain/running-order-csv.js';
 import type { CommandError, TimerFields } from '../domain/types.js';
-import { answer, jsonAnswer } from './answer.js';
-import { describeZodError, errorResponse } from './api-errors.js';
-import type { AppEnv } from './app.js';
-import { MAX_IMPORT_BYTES } from './body-size.js';
-import { inputSchema } from './input.js';
-import { operations } from './operations.js';
-import { notDoneResponse, statusOfRefusal } from './refusal-status.js';
+import { answer, jsonAnswer } from '../web/answer.js';
+import { errorResponse } from '../web/api-errors.js';
+import { describeZodError } from '../commands/zod-error.js';
+import type { AppEnv } from '../web/env.js';
+import { MAX_IMPORT_BYTES } from '../commands/body-size.js';
+import { inputSchema } from '../commands/input.js';
+import { operations } from '../commands/operations.js';
+import { notDoneResponse, statusOfRefusal } from '../web/refusal-status.js';
 
 export interface RunningOrderDeps {
   readonly service: RoomService;

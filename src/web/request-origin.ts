@@ -27,7 +27,7 @@ export function isLoopback(address: string): boolean {
  * Whether `error` is Node's for a request whose client closed the connection
  * before sending all of its body (a phone leaving the Wi-Fi mid-POST): the read
  * fails with ECONNRESET ("aborted") and the socket is gone. Nothing to answer
- * and nothing wrong with the box, so app.ts logs it quietly instead of as a 500.
+ * and nothing wrong with the box, so src/http/app.ts logs it quietly instead of as a 500.
  */
 export function clientWentAway(c: Context, error: Error): boolean {
   if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') return false;

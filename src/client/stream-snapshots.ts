@@ -6,8 +6,8 @@
 // the box's own streams) is reported, and the reader opens the stream again for a
 // whole one. Kept small: it is in every screen's page (a closure, not a class
 // with private fields, which the pages' oldest browsers would need emulated).
-import type { PublicSnapshot, Snapshot } from '../../domain/snapshot.js';
-import { applyDelta, isSnapshotDelta } from '../../domain/snapshot-delta.js';
+import type { PublicSnapshot, Snapshot } from '../domain/snapshot.js';
+import { applyDelta, isSnapshotDelta } from '../domain/snapshot-delta.js';
 
 /**
  * Takes each event of one connection (its name and data): the snapshot as it is

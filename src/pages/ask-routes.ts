@@ -14,17 +14,17 @@ import { bodyLimit } from 'hono/body-limit';
 import { NotDone, type RoomService } from '../app/room-service.js';
 import { QUESTION_TEXT_MAX_CHARS } from '../domain/limits.js';
 import { cleanAudienceText, submissionProblem } from '../domain/questions.js';
-import type { AppEnv, Keys } from './app.js';
-import { statusOfRefusal } from './refusal-status.js';
-import { addAnswerHeaders, answer, jsonAnswer } from './answer.js';
-import { hitForAddress } from './address-quota.js';
+import type { AppEnv, Keys } from '../web/env.js';
+import { statusOfRefusal } from '../web/refusal-status.js';
+import { addAnswerHeaders, answer, jsonAnswer } from '../web/answer.js';
+import { hitForAddress } from '../web/address-quota.js';
 import { renderAskPage, type AskOutcome } from './ask-page-html.js';
-import { MAX_BODY_BYTES } from './body-size.js';
+import { MAX_BODY_BYTES } from '../commands/body-size.js';
 import { wantsHtml, wrongLinkRefusal } from './error-page.js';
 import { pageHeaders } from './page-headers.js';
 import { FixedWindowLimiter, rateLimitHeaders } from '../app/rate-limit.js';
 import { sameSecret } from '../app/secret-match.js';
-import { decodeUrlEncoded } from './url-encoded.js';
+import { decodeUrlEncoded } from '../commands/url-encoded.js';
 
 /** Questions one phone (one address) may send a minute: more than a person types, fewer than a script. */
 export const ASK_PER_ADDRESS = 5;

@@ -4,7 +4,7 @@
 // API answer, that was about a tenth of the CPU of GET /state (BENCHMARKS.md). A
 // Response made with a plain object goes straight to Node's writeHead.
 import type { Context } from 'hono';
-import { snapshotJson } from '../push/snapshot-json.js';
+import { snapshotJson } from '../domain/snapshot-json.js';
 
 export type HeaderMap = Record<string, string>;
 
@@ -56,7 +56,7 @@ export function jsonAnswer(c: Context, body: unknown, status: number, extra?: He
 
 const JSON_TYPE: HeaderMap = { 'Content-Type': 'application/json' };
 
-/** An answer whose body is JSON text made already (snapshot-json.ts): the headers of jsonAnswer, in one object. */
+/** An answer whose body is JSON text made already (src/domain/snapshot-json.ts): the headers of jsonAnswer, in one object. */
 export function jsonTextAnswer(c: Context, json: string, status: number, extra?: HeaderMap): Response {
   const gathered: HeaderMap | undefined = c.get('answerHeaders');
   const headers = copyHeaders(gathered, JSON_TYPE);

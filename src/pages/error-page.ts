@@ -4,9 +4,9 @@
 // which every other client (curl, fetch, EventSource, button panels) still gets.
 // The page is static: no script, the console's own stylesheet, the pages' CSP.
 import type { Context } from 'hono';
-import { boxWideMessage, isBoxWide } from './address-quota.js';
-import { errorResponse } from './api-errors.js';
-import { answer } from './answer.js';
+import { boxWideMessage, isBoxWide } from '../web/address-quota.js';
+import { errorResponse } from '../web/api-errors.js';
+import { answer } from '../web/answer.js';
 import { CONTROL_STYLE_HREF, escapeHtml } from './control-page-html.js';
 import { pageHead } from './page-head.js';
 import { pageHeaders } from './page-headers.js';

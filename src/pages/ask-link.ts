@@ -7,7 +7,7 @@
 import { qrModules, qrSvg } from './qr-svg.js';
 import { escapeHtml } from './control-page-html.js';
 
-/** The audience page's address, for links that start with `origin` (request-origin.ts, linkOriginOf: configuration, never the Host). */
+/** The audience page's address, for links that start with `origin` (src/web/request-origin.ts, linkOriginOf: configuration, never the Host). */
 export function askUrl(origin: string, audienceKey: string): string {
   return `${origin}/ask/${audienceKey}`;
 }

@@ -2,7 +2,7 @@
 // AddressBucket): wrong keys, unknown paths, the OpenAPI document. The answer
 // gets the rate-limit headers and no-store, as every API answer, whatever made
 // it; and the request's log line is marked, since such requests can come in
-// floods and their lines are throttled per address (app.ts, requestLog).
+// floods and their lines are throttled per address (src/http/app.ts, requestLog).
 //
 // Wrong keys (the `address` bucket: the API, the console, viewer and audience
 // links, and refused audience input, which shares their bucket) are also capped
@@ -12,7 +12,7 @@
 // a flood from many addresses costs the box a map lookup per request. A right
 // key never comes here: the console keeps working through a flood.
 import type { Context } from 'hono';
-import type { AppEnv } from './app.js';
+import type { AppEnv } from './env.js';
 import { addAnswerHeaders } from './answer.js';
 import { RATE_WINDOW_MS, rateLimitHeaders, type AddressBucket, type FixedWindowLimiter, type RateDecision } from '../app/rate-limit.js';
 

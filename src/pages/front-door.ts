@@ -4,8 +4,8 @@
 // the console's link is opened by typing the key, or pasting the whole link, into
 // a field, which the page's script turns into /control/{key} (or /view/{key}).
 import type { Hono } from 'hono';
-import type { AppEnv } from './app.js';
-import { answer } from './answer.js';
+import type { AppEnv } from '../web/env.js';
+import { answer } from '../web/answer.js';
 import { CONTROL_STYLE_HREF } from './control-page-html.js';
 import { pageHead } from './page-head.js';
 import { pageHeaders } from './page-headers.js';

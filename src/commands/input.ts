@@ -6,7 +6,7 @@
 // HTML forms send) is read by the query's rules.
 import * as z from '../schema/zod.js';
 import { fields, type FieldName, type JsonExample } from './fields.js';
-import { describeZodError } from './api-errors.js';
+import { describeZodError } from './zod-error.js';
 import type { Method, Operation } from './operations.js';
 import { decodeUrlEncodedMap, queryOf, type Decoded } from './url-encoded.js';
 

@@ -1,7 +1,7 @@
 // The browser bundles of the pages (dist/pages/<name>.js and .css, and the display's
 // font, built by scripts/build.mjs), served at /assets/<file>. They are found next to the
 // running code: beside the server bundle (dist/showclock.cjs -> dist/pages), or,
-// when running from source (vitest, src/http/page-assets.ts), in dist/pages at
+// when running from source (vitest, src/pages/page-assets.ts), in dist/pages at
 // the project root.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
