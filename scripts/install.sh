@@ -254,8 +254,9 @@ EOF
   fi
 }
 
-# Whether the installed onoff is the release's version and loads (its native addon with it).
-onoff_ready() {
+# The installed onoff: 0 when it is the release's version and loads (its native addon with
+# it), 1 when it loads but is another version, 2 when it does not load or is missing.
+onoff_state() {
   "$NODE" -e '
     const app = process.argv[1];
     const wanted = require(app + "/package.json").dependencies.onoff;
@@ -265,18 +266,23 @@ onoff_ready() {
     // truncated or unbuilt, and the service would then run without GPIO until someone noticed.
     let loads = false;
     try { require(app + "/node_modules/onoff"); loads = true; } catch {}
-    process.exit(have === wanted && loads ? 0 : 1);
+    process.exit(!loads ? 2 : have === wanted ? 0 : 1);
   ' "$ROOT$APP_DIR"
 }
 
 install_onoff() {
   # Installed on the Pi, not shipped: npm builds onoff's native addon for this board and Node.
-  if onoff_ready; then return; fi
+  local state=0
+  onoff_state || state=$?
+  if [ "$state" -eq 0 ]; then return; fi
   say "installing onoff (GPIO) with npm"
-  # From nothing: after a power cut during npm install, npm calls what it left "up to date"
-  # and never builds the addon (found in the booted box), so its files and record go first.
-  rm -rf "$ROOT$APP_DIR/node_modules" "$ROOT$APP_DIR/package-lock.json"
-  if (cd "$ROOT$APP_DIR" && npm install --omit=dev --no-audit --no-fund --loglevel=error) && onoff_ready; then
+  if [ "$state" -eq 2 ]; then
+    # From nothing: after a power cut during npm install, npm calls what it left "up to date"
+    # and never builds the addon (found in the booted box), so its files and record go first.
+    # A working onoff of another version stays until npm has a new one (an update offline).
+    rm -rf "$ROOT$APP_DIR/node_modules" "$ROOT$APP_DIR/package-lock.json"
+  fi
+  if (cd "$ROOT$APP_DIR" && npm install --omit=dev --no-audit --no-fund --loglevel=error) && onoff_state; then
     service_changed=yes
   else
     say "WARNING: onoff could not be installed; the service runs without lamps and buttons until install.sh runs again with a network"

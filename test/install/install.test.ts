@@ -57,9 +57,9 @@ const STUBS: Record<string, string> = {
     exec "$@"`,
   chown: ``,
   npm: `
-    # As npm does: what node_modules already has is "up to date", whether it works or not.
-    if [ -f node_modules/onoff/package.json ]; then echo "up to date"; exit 0; fi
     version=$(node -p "require('./package.json').dependencies.onoff")
+    # As npm does: the wanted version already in node_modules is "up to date", whether it works or not.
+    if grep -qs "\"$version\"" node_modules/onoff/package.json; then echo "up to date"; exit 0; fi
     mkdir -p node_modules/onoff node_modules/epoll/build/Release
     echo "{\\"version\\": \\"$version\\"}" > node_modules/onoff/package.json
     echo 'module.exports = { Gpio: class {} };' > node_modules/onoff/index.js
@@ -302,6 +302,15 @@ describe('install.sh over the life of a box', () => {
       expect(repaired.calls.filter((c) => c.startsWith('npm '))).toHaveLength(1);
       expect(read(s, 'opt/showclock/node_modules/onoff/index.js')).toContain('module.exports');
       expect(s.run().calls.filter((c) => c.startsWith('npm '))).toEqual([]);
+
+      // A working onoff of another version (an update): npm runs, over what is there, not from nothing.
+      writeFileSync(path.join(s.root, 'opt/showclock/node_modules/onoff/package.json'), '{"version": "0.0.1"}\n');
+      writeFileSync(path.join(s.root, 'opt/showclock/node_modules/kept'), '');
+      const updated = s.run();
+      expect(updated.status, updated.out).toBe(0);
+      expect(updated.calls.filter((c) => c.startsWith('npm '))).toHaveLength(1);
+      expect(exists(s, 'opt/showclock/node_modules/kept')).toBe(true);
+      expect(read(s, 'opt/showclock/node_modules/onoff/package.json')).not.toContain('0.0.1');
 
       // A package missing again (a cut during apt-get): dpkg finishes what it began, then apt-get runs.
       writeFileSync(path.join(s.state, 'pkgs'), readFileSync(path.join(s.state, 'pkgs'), 'utf8').replace(/^chromium\n/m, ''));
