@@ -80,8 +80,8 @@ put_file() {
   mkdir -p "$(dirname "$target")"
   # Through a temporary file and a rename, so a running service never reads half a file;
   # the file synced before the rename and its directory after it, so that after a power
-  # cut a file is either the old one or the whole new one (ext4 may write a new file's data after its rename, and a rerun would keep an empty
-  # config.json as the technician's).
+  # cut a file is either the old one or the whole new one (ext4 may write a new file's
+  # data after its rename, and a rerun would keep an empty config.json as the technician's).
   install -m "$mode" "$source" "$target.new"
   sync "$target.new"
   mv -f "$target.new" "$target"
