@@ -22,6 +22,8 @@ import { MAX_BODY_BYTES } from '../commands/body-size.js';
 import { commandNames, operations, type Action, type ApiVersion, type Operation } from '../commands/operations.js';
 import { offeredAt, preflightAnswer } from './preflight.js';
 import { openApiText } from './openapi-text.js';
+import { v0Snapshot } from './v0-state.js';
+import type { Snapshot } from '../domain/snapshot.js';
 
 export interface ApiDeps {
   readonly service: RoomService;
@@ -215,7 +217,7 @@ function perform(
   switch (action.kind) {
     case 'read-state':
       c.set('read', true);
-      return stateAnswer(c, service.snapshot(), 200);
+      return stateAnswer(c, answeredSnapshot(op, service.snapshot()), 200);
     case 'list-timers': {
       c.set('read', true);
       const room = service.room;
@@ -254,5 +256,10 @@ function commandAnswer(c: Context<AppEnv>, service: RoomService, outcome: Outcom
   if (op.success.schema === 'TimerCreated' && outcome.timer !== undefined) {
     return jsonAnswer(c, { ok: true as const, timer: outcome.timer }, 201);
   }
-  return stateAnswer(c, service.snapshot(), 200);
+  return stateAnswer(c, answeredSnapshot(op, service.snapshot()), 200);
+}
+
+/** The snapshot as the operation's version answers it: v0's as it always was. */
+function answeredSnapshot(op: Operation, snapshot: Snapshot): object {
+  return op.version === 'v0' ? v0Snapshot(snapshot) : snapshot;
 }

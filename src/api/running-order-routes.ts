@@ -5,6 +5,10 @@
 // once they are on disk) or none is, and the answer names the first bad line (or
 // list position) and field. One request counts once against the quota. The CSV
 // format, and its neutralising of spreadsheet formulas, is src/domain/running-order-csv.ts.
+// A CSV also carries the show's planned start (settings.plannedStart, issue 29) in
+// its first row: the export writes it, and an import that gives one sets it in the
+// same command as its timers (so both land, or neither); a file that says nothing
+// leaves the room's planned start as it is.
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { NotDone, type RoomService } from '../app/room-service.js';
@@ -31,7 +35,8 @@ interface Row {
   readonly fields: TimerFields;
 }
 
-type Rows = { readonly ok: true; readonly rows: readonly Row[] } | { readonly ok: false; readonly error: string };
+/** `plannedStart`: the show's planned start the file gives, undefined when it says nothing (a JSON list never does). */
+type Rows = { readonly ok: true; readonly rows: readonly Row[]; readonly plannedStart: number | undefined } | { readonly ok: false; readonly error: string };
 
 const JSON_EXAMPLE = '{"timers":[{"label":"Keynote","duration":1200000},{"label":"Q&A","duration":600000}]}';
 
@@ -42,7 +47,7 @@ function mediaType(c: Context): string {
 function fromCsv(text: string, service: RoomService): Rows {
   const parsed = parseRunningOrderCsv(text, service.room.tags);
   if (!parsed.ok) return parsed;
-  return { ok: true, rows: parsed.rows.map((row: CsvTimer) => ({ where: `line ${row.line}`, fields: row.fields })) };
+  return { ok: true, rows: parsed.rows.map((row: CsvTimer) => ({ where: `line ${row.line}`, fields: row.fields })), plannedStart: parsed.plannedStart };
 }
 
 /** The fields of POST /timers, checked by its own schema (the same words), no others. */
@@ -68,7 +73,7 @@ function fromJson(text: string): Rows {
     if (!parsed.success) return { ok: false, error: `${where}.${describeZodError(parsed.error)}` };
     rows.push({ where, fields: parsed.data as TimerFields });
   }
-  return { ok: true, rows };
+  return { ok: true, rows, plannedStart: undefined };
 }
 
 /** The room's refusal of one row, named by its line or position. */
@@ -85,7 +90,7 @@ export function mountRunningOrder(app: Hono<AppEnv>, deps: RunningOrderDeps): vo
     c.set('route', 'GET /api/v1/{api_key}/timers.csv');
     c.set('read', true);
     const room = service.room;
-    return answer(c, formatRunningOrderCsv(room.timers, room.tags), 200, {
+    return answer(c, formatRunningOrderCsv(room.timers, room.tags, room.settings.plannedStart), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': 'attachment; filename="running-order.csv"',
     });
@@ -114,7 +119,8 @@ export function mountRunningOrder(app: Hono<AppEnv>, deps: RunningOrderDeps): vo
         ids.add(id);
         return { id, fields: row.fields };
       });
-      const { outcome, durable } = service.dispatch({ type: 'timer.import', timers }, 'http-v1');
+      const plannedStart = rows.plannedStart;
+      const { outcome, durable } = service.dispatch({ type: 'timer.import', timers, ...(plannedStart === undefined ? {} : { plannedStart }) }, 'http-v1');
       if (!outcome.ok) return rowRefusal(c, rows.rows, outcome.error);
       try {
         await durable;

@@ -152,6 +152,8 @@ export function mustBeSavedFirst(command: Command): boolean {
     case 'question.answered':
     case 'question.delete':
     case 'question.clearAnswered':
+    // Clearing what the show recorded is not taken back by a power cut.
+    case 'show.reset':
       return true;
     case 'timer.select':
     case 'timer.start':
@@ -173,6 +175,12 @@ export function mustBeSavedFirst(command: Command): boolean {
     case 'settings.set':
     case 'display.set':
     case 'display.logo':
+    case 'aux.start':
+    case 'aux.pause':
+    case 'aux.toggle':
+    case 'aux.reset':
+    case 'aux.adjust':
+    case 'aux.set':
       return false;
     default: {
       const unknown: never = command;

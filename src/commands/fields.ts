@@ -25,7 +25,7 @@ import {
 } from '../domain/limits.js';
 import { textProblem } from '../domain/text-rules.js';
 import { TIME_SIZE_MAX, TIME_SIZE_MIN } from '../domain/display-settings.js';
-import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, ZERO_BEHAVIORS } from '../domain/types.js';
+import { APPEARANCES, AUX_APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, ZERO_BEHAVIORS, type AuxAppearance } from '../domain/types.js';
 
 export type JsonExample = string | number | boolean;
 
@@ -447,6 +447,14 @@ export const fields = {
     example: 1_767_265_200_000,
     badExample: '1.5',
   }),
+  plannedStart: instantField({
+    description:
+      'Addition to v1: when the show is planned to begin, a wall-clock instant (ms since epoch); empty in a query, or null in JSON, for none. ' +
+      'The first timer is planned to start then, each next one when the one before is planned to end (or at its own `scheduledAt`); ' +
+      'the schedule in the state (`schedule`) is derived from it. Without one, the show is planned from its first actual start.',
+    example: 1_767_258_000_000,
+    badExample: 'tonight',
+  }),
   dangerAt: integerField({
     min: WARN_AT_MIN_MS,
     max: WARN_AT_MAX_MS,
@@ -524,6 +532,9 @@ export const fields = {
     'Addition to v1: the screens show the audience link (where people send questions) as a QR code with its address, for a lobby screen or a slide (default off). ' +
       'The viewer link then carries the audience link too.',
   ),
+  showOverUnder: flagField('Addition to v1: the screens show how far ahead or behind the show is (the schedule\'s offset), in its own small area (default off).'),
+  showShowEnd: flagField('Addition to v1: the screens show when the show is projected to end, as a time of day (default off).'),
+  showAux: flagField('Addition to v1: the screens show the second timer (aux) in its own small area (default off).'),
   to: integerField({
     min: 0,
     max: 9999,
@@ -534,6 +545,16 @@ export const fields = {
     badExample: 'top',
   }),
 } as const;
+
+/**
+ * The aux timer's `appearance` (the /aux operation's own, operations.ts): a countdown
+ * or a count-up; the time of day a timer can show is not one of its faces.
+ */
+export const auxAppearanceField: FieldDef<AuxAppearance> = enumField(
+  AUX_APPEARANCES,
+  'Addition to v1: what the aux timer shows: `countdown` (the time left, on into overrun) or `countup` (the time since its start).',
+  'clock',
+);
 
 export type FieldName = keyof typeof fields;
 export type FieldValue<N extends FieldName> = z.output<(typeof fields)[N]['json']>;

@@ -5,9 +5,9 @@
 // and the body wins where both give it. A form-encoded body (what `curl -d` and
 // HTML forms send) is read by the query's rules.
 import * as z from '../schema/zod.js';
-import { fields, type FieldName, type JsonExample } from './fields.js';
+import type { FieldName, JsonExample } from './fields.js';
 import { describeZodError } from './zod-error.js';
-import type { Method, Operation } from './operations.js';
+import { fieldOf, type Method, type Operation } from './operations.js';
 import { decodeUrlEncodedMap, queryOf, type Decoded } from './url-encoded.js';
 
 export type ParsedInput = { readonly ok: true; readonly input: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly error: string };
@@ -27,7 +27,7 @@ export type Form = 'query' | 'json';
 export function inputSchema(op: Operation, form: Form): z.ZodMiniObject {
   const shape: Record<string, z.ZodMiniType> = {};
   const add = (name: FieldName, required: boolean) => {
-    const schema: z.ZodMiniType = fields[name][form];
+    const schema: z.ZodMiniType = fieldOf(op, name)[form];
     shape[name] = required ? schema : z.optional(schema);
   };
   for (const name of op.required) add(name, true);
@@ -53,7 +53,7 @@ function fieldNames(op: Operation): readonly FieldName[] {
 /** An input this operation takes: its required fields (and the first of those it needs one of), or else its first field, with example values. */
 export function exampleInput(op: Operation): Record<string, JsonExample> {
   const names = op.required.length > 0 ? [...op.required, ...op.needsOneOf.slice(0, 1)] : op.optional.slice(0, 1);
-  return Object.fromEntries(names.map((name) => [name, fields[name].jsonExample]));
+  return Object.fromEntries(names.map((name) => [name, fieldOf(op, name).jsonExample]));
 }
 
 /** `{"ms": 60000}`: the example as a person would type it in a message. */
@@ -131,7 +131,7 @@ function requestSchema(op: Operation, gathered: Gathered, form: Form): z.ZodMini
   for (const name of fieldNames(op)) {
     // A broken field is already named; it is not also "required".
     if (gathered.broken.has(name)) continue;
-    const schema: z.ZodMiniType = fields[name][gathered.given.get(name)?.form ?? form];
+    const schema: z.ZodMiniType = fieldOf(op, name)[gathered.given.get(name)?.form ?? form];
     shape[name] = op.required.includes(name) ? schema : z.optional(schema);
   }
   return z.object(shape);

@@ -8,9 +8,9 @@ import { applyCommand } from '../domain/engine.js';
 import { DURATION_MAX_MS, TIMER_ID_MAX_CHARS } from '../domain/limits.js';
 import { createRoom } from '../domain/room.js';
 import type { Room } from '../domain/types.js';
-import { fields, type FieldName, type JsonExample } from './fields.js';
+import type { FieldName, JsonExample } from './fields.js';
 import { exampleInput, parseInput, type RawRequest } from './input.js';
-import { commandNames, operations, type Method, type Operation } from './operations.js';
+import { commandNames, fieldOf, operations, type Method, type Operation } from './operations.js';
 import { components, type ComponentName } from './schemas.js';
 import { MAX_BODY_BYTES, MAX_IMPORT_BYTES } from './body-size.js';
 import { LOGO_TYPES, MAX_LOGO_BYTES, SVG_CSP } from './logo-content.js';
@@ -120,15 +120,15 @@ function changesRoom(op: Operation): boolean {
 // The engine refuses these without any field ("at least one field", engine.ts); the
 // document says so with minProperties and anyOf. The request property test fails
 // should the two ever disagree.
-const NEEDS_A_FIELD: ReadonlySet<string> = new Set(['v1_updateTimer', 'v1_settings', 'v1_display']);
+const NEEDS_A_FIELD: ReadonlySet<string> = new Set(['v1_updateTimer', 'v1_settings', 'v1_display', 'v1_aux']);
 
 function fieldNames(op: Operation): readonly FieldName[] {
   return [...op.required, ...op.optional];
 }
 
 /** An example as the document's query and form schemas type it: whole numbers as integers, the rest as a query spells them. */
-function docExample(name: FieldName): JsonExample {
-  const { jsonExample, example } = fields[name];
+function docExample(op: Operation, name: FieldName): JsonExample {
+  const { jsonExample, example } = fieldOf(op, name);
   return typeof jsonExample === 'number' ? jsonExample : example;
 }
 
@@ -139,9 +139,9 @@ function queryParameters(op: Operation): JsonObject[] {
     name,
     in: 'query',
     required: required.has(name),
-    description: fields[name].description,
-    schema: schemaOf(fields[name].queryDoc),
-    example: docExample(name),
+    description: fieldOf(op, name).description,
+    schema: schemaOf(fieldOf(op, name).queryDoc),
+    example: docExample(op, name),
   }));
 }
 
@@ -180,14 +180,14 @@ function bodySchema(op: Operation, pick: (name: FieldName) => z.ZodMiniType): Js
 
 function requestBody(op: Operation): JsonObject | undefined {
   if (fieldNames(op).length === 0) return undefined;
-  const formExample = Object.fromEntries(Object.keys(exampleInput(op)).map((name) => [name, docExample(name as FieldName)]));
+  const formExample = Object.fromEntries(Object.keys(exampleInput(op)).map((name) => [name, docExample(op, name as FieldName)]));
   return {
     description: 'JSON, or form-encoded with the values spelled as in a query. The fields may come in the query string instead (see the description).',
     // Required when the operation needs a field: a strict client then sends it here, where the document can check it.
     required: op.required.length > 0 || NEEDS_A_FIELD.has(op.operationId),
     content: {
-      'application/json': { schema: bodySchema(op, (name) => fields[name].json), example: exampleInput(op) },
-      'application/x-www-form-urlencoded': { schema: bodySchema(op, (name) => fields[name].queryDoc), example: formExample },
+      'application/json': { schema: bodySchema(op, (name) => fieldOf(op, name).json), example: exampleInput(op) },
+      'application/x-www-form-urlencoded': { schema: bodySchema(op, (name) => fieldOf(op, name).queryDoc), example: formExample },
     },
   };
 }
@@ -224,7 +224,7 @@ function jsonRequest(body: string): RawRequest {
 }
 
 function exampleQuery(op: Operation): Record<string, string> {
-  return Object.fromEntries(Object.keys(exampleInput(op)).map((name) => [name, fields[name as FieldName].example]));
+  return Object.fromEntries(Object.keys(exampleInput(op)).map((name) => [name, fieldOf(op, name as FieldName).example]));
 }
 
 /** What the example room answers to the operation with this (valid) input, when it refuses it. */
@@ -245,9 +245,9 @@ function badRequestExamples(op: Operation, method: Method): Record<string, JsonO
     const parsed = parseInput(op, method, request);
     return parsed.ok ? undefined : parsed.error;
   };
-  const bad = fieldNames(op).find((name) => fields[name].badExample !== undefined);
+  const bad = fieldNames(op).find((name) => fieldOf(op, name).badExample !== undefined);
   if (bad !== undefined) {
-    const value = fields[bad].badExample ?? '';
+    const value = fieldOf(op, bad).badExample ?? '';
     add(
       'badValue',
       `A bad ${bad}`,
@@ -520,12 +520,14 @@ export function buildOpenApiDocument(): JsonObject {
         'also on a reconnect with Last-Event-ID. Each change of the room is then one event in seq order, `id: <seq>`, `event: patch`, ' +
         '`data: {"seq", "from", "set"?, "timers"?, "tags"?, "questions"?}`: `from` is the seq of the snapshot it applies to; `set` holds the fields whose value changed, whole; ' +
         'each list holds `put` (items new, appended, or changed, replaced where they stand), `remove` (ids) and `order` (every id, only when the order changed). ' +
-        'Applied in turn they give exactly the State at each seq. A stream that falls behind may get a whole `state` event again. ' +
+        'Applied in turn they give exactly the State at each seq, less `schedule`: the stream leaves it out, since it is derived from fields the stream carries ' +
+        'and changes with the clock; a client derives it with the same rules (see Schedule) at its estimate of the server\'s time. ' +
+        'A stream that falls behind may get a whole `state` event again. ' +
         'A comment line `: heartbeat` every 15 s. Counts once against the rate limit, when it connects.',
       parameters: [{ name: 'api_key', in: 'path', required: true, description: 'The room\'s API key', schema: { type: 'string' } }],
       responses: {
         '200': {
-          description: 'An endless text/event-stream; each event\'s data is a State',
+          description: 'An endless text/event-stream; each event\'s data is a State without its `schedule`, or a patch of one',
           headers: rateHeaders,
           content: { 'text/event-stream': { schema: { type: 'string' } } },
         },
@@ -551,7 +553,9 @@ export function buildOpenApiDocument(): JsonObject {
         'Additions to v1 beyond the interface document: /settings, /timer/{id}/move, /events (push channel), previous, toggle, toggle_blackout, toggle_onair, flash, chime, ' +
         'and `dangerAt` (red threshold), `scheduledAt` (scheduled starts) and `endsAt` (countdown to a time of day) as inputs of POST /timers and /timer/{id}/update, ' +
         'with `timeZone`, `clockFormat`, `chimeAtZero`, `chimeAtWarning` and `chimeVolume` in /settings; tags, /display, the logo, ' +
-        'and audience questions (sent to /ask/{audience_key}, moderated with /questions and /question/*, the shown one on the screens). ' +
+        'audience questions (sent to /ask/{audience_key}, moderated with /questions and /question/*, the shown one on the screens), ' +
+        'and the schedule and the aux timer: `plannedStart` in /settings, /show_reset, the second timer (/aux, aux_start, aux_pause, aux_toggle, aux_reset, aux_adjust), ' +
+        'and `actuals`, `aux` and `schedule` in the state (v0 answers its state as it always was, without them). ' +
         'Text lengths count characters as code points (an emoji is one), as JSON Schema does; patterns are ECMA-262 regular expressions read with the `u` flag.',
       contact: { name: 'Showclock' },
       // The project has not chosen a licence: this states that none is granted.

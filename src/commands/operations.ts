@@ -5,7 +5,7 @@ import { TIMER_FIELD_NAMES } from '../domain/engine.js';
 import { FLASH_COUNT_DEFAULT, TAG_COLOUR_DEFAULT } from '../domain/limits.js';
 import type { Command, DisplaySettings, Message, TimerFields } from '../domain/types.js';
 import type { ComponentName } from './schemas.js';
-import type { FieldName, FieldValue } from './fields.js';
+import { auxAppearanceField, fields, type FieldDef, type FieldName, type FieldValue } from './fields.js';
 
 export type ApiVersion = 'v0' | 'v1';
 export type Method = 'GET' | 'POST';
@@ -23,9 +23,17 @@ export interface ActionContext {
   readonly newTimerId: () => string;
 }
 
-export type Inputs<R extends FieldName, O extends FieldName> = { readonly [K in R]: FieldValue<K> } & {
-  readonly [K in O]?: FieldValue<K>;
+/** The values of fields an operation defines for itself (see `own`), by name. */
+type OwnValues = { readonly [K in FieldName]?: unknown };
+
+type ValueOf<K extends FieldName, V extends OwnValues> = K extends keyof V ? V[K] : FieldValue<K>;
+
+export type Inputs<R extends FieldName, O extends FieldName, V extends OwnValues = {}> = { readonly [K in R]: ValueOf<K, V> } & {
+  readonly [K in O]?: ValueOf<K, V>;
 };
+
+/** An operation's own definitions of fields, by the shared name they stand in for. */
+export type OwnFields = { readonly [K in FieldName]?: FieldDef<unknown> };
 
 export interface Operation {
   readonly operationId: string;
@@ -39,13 +47,19 @@ export interface Operation {
   readonly optional: readonly FieldName[];
   /** Optional fields of which at least one must come (beside the required ones); empty when none must. */
   readonly needsOneOf: readonly FieldName[];
+  /**
+   * Fields this operation reads by a shared name with rules of its own: the aux timer's
+   * `appearance` takes countdown or countup only, where a timer's also takes clock.
+   * Everything that reads an operation's fields goes through fieldOf().
+   */
+  readonly own: OwnFields;
   readonly success: { readonly status: 200 | 201; readonly schema: ComponentName };
   /** True for `/{cmd}` commands: listed in the 404 for an unknown command. */
   readonly isCommand: boolean;
   readonly toAction: (input: Readonly<Record<string, unknown>>, ctx: ActionContext) => Action;
 }
 
-interface OperationDef<R extends FieldName, O extends FieldName> {
+interface OperationDef<R extends FieldName, O extends FieldName, V extends OwnValues = {}> {
   operationId: string;
   version: ApiVersion;
   methods: readonly Method[];
@@ -55,12 +69,13 @@ interface OperationDef<R extends FieldName, O extends FieldName> {
   required?: readonly R[];
   optional?: readonly O[];
   needsOneOf?: readonly O[];
+  own?: { readonly [K in keyof V]: FieldDef<V[K]> };
   success?: Operation['success'];
   isCommand?: boolean;
-  action: (input: Inputs<R, O>, ctx: ActionContext) => Action;
+  action: (input: Inputs<R, O, V>, ctx: ActionContext) => Action;
 }
 
-function operation<R extends FieldName = never, O extends FieldName = never>(def: OperationDef<R, O>): Operation {
+function operation<R extends FieldName = never, O extends FieldName = never, V extends OwnValues = {}>(def: OperationDef<R, O, V>): Operation {
   return {
     operationId: def.operationId,
     version: def.version,
@@ -71,12 +86,18 @@ function operation<R extends FieldName = never, O extends FieldName = never>(def
     required: def.required ?? [],
     optional: def.optional ?? [],
     needsOneOf: def.needsOneOf ?? [],
-    success: def.success ?? { status: 200, schema: 'StateEnvelope' },
+    own: def.own ?? {},
+    success: def.success ?? { status: 200, schema: def.version === 'v0' ? 'V0StateEnvelope' : 'StateEnvelope' },
     isCommand: def.isCommand ?? false,
     // The router validates the input with a schema built from exactly `required` and
-    // `optional`, so the record it passes has this shape.
-    toAction: (input, ctx) => def.action(input as Inputs<R, O>, ctx),
+    // `optional` (each by fieldOf), so the record it passes has this shape.
+    toAction: (input, ctx) => def.action(input as Inputs<R, O, V>, ctx),
   };
+}
+
+/** The definition of a field as this operation reads it: its own, or the shared one. */
+export function fieldOf(op: Pick<Operation, 'own'>, name: FieldName): FieldDef<unknown> {
+  return op.own[name] ?? fields[name];
 }
 
 const command = (c: Command): Action => ({ kind: 'command', command: c });
@@ -177,11 +198,64 @@ function sharedCommands(version: ApiVersion): Operation[] {
       action: (input) => command({ type: 'blackout.set', on: input.on ?? true }),
     }),
     cmd(version, 'status', 'Read the snapshot; changes nothing', {
-      description: 'Answers the room snapshot, as GET /state does; a read, so nothing changes and seq stays.',
+      description:
+        version === 'v0'
+          ? 'Answers the room snapshot as v0 always has (V0State: without the schedule, the actual times and the aux timer); a read, so nothing changes and seq stays.'
+          : 'Answers the room snapshot, as GET /state does; a read, so nothing changes and seq stays.',
       action: () => ({ kind: 'read-state' }),
     }),
   ];
 }
+
+const AUX_NOTE = 'The aux timer is the second timer, beside the running order (`aux` in the state): next, auto-advance and scheduled starts never move it.';
+
+// The second timer's commands, named as the main timer's with `aux_` before them
+// (toggle_blackout and toggle_onair name what they act on the same way).
+const auxCommands: Operation[] = [
+  cmd('v1', 'aux_start', 'Addition: start the aux timer (nothing changes if it is running)', {
+    description: `Addition to v1: starts the aux timer from where it stands: \`aux.running\` becomes true and \`aux.endAt\` is set. Already running: 200 and nothing changes. ${AUX_NOTE}`,
+    action: () => command({ type: 'aux.start' }),
+  }),
+  cmd('v1', 'aux_pause', 'Addition: pause the aux timer (nothing changes if it is paused)', {
+    description: `Addition to v1: pauses the aux timer: \`aux.running\` becomes false and \`aux.remainingAtPause\` holds what is left. Already paused: 200 and nothing changes. ${AUX_NOTE}`,
+    action: () => command({ type: 'aux.pause' }),
+  }),
+  cmd('v1', 'aux_toggle', 'Addition: start the aux timer when paused, pause it when running', {
+    description: `Addition to v1, for a single button: starts the aux timer when it is paused, pauses it when it is running. ${AUX_NOTE}`,
+    action: () => command({ type: 'aux.toggle' }),
+  }),
+  cmd('v1', 'aux_reset', 'Addition: set the aux timer back to its duration, paused', {
+    description: `Addition to v1: sets the aux timer back to its duration (a count-up back to 0:00) and pauses it. ${AUX_NOTE}`,
+    action: () => command({ type: 'aux.reset' }),
+  }),
+  cmd('v1', 'aux_adjust', 'Addition: shift the aux timer\'s remaining time by ms, at most 1 hour per call', {
+    description:
+      'Addition to v1, adjust for the aux timer: moves its remaining time by `ms`: positive adds, negative removes, at most 3600000 (1 hour) either way per call. ' +
+      `Running: \`aux.endAt\` moves; paused: \`aux.remainingAtPause\` moves. A result above 86400000 (24 hours) is refused with 400. ${AUX_NOTE}`,
+    required: ['ms'],
+    action: (input) => command({ type: 'aux.adjust', ms: input.ms }),
+  }),
+  operation({
+    operationId: 'v1_aux',
+    version: 'v1',
+    methods: ['GET', 'POST'],
+    path: '/aux',
+    summary: 'Addition: set up the aux timer (duration, appearance, label); at least one field',
+    description:
+      'Addition to v1: `duration` (a new one stands the aux timer paused at it, as a reset would), `appearance` (`countdown`, or `countup` for the time since its start) ' +
+      'and `label`; give at least one, the others keep their values. A new appearance or label alone keeps the time where it is, running or not. ' +
+      `Default: Aux, 300000 (5 minutes), countdown. ${AUX_NOTE}`,
+    optional: ['duration', 'appearance', 'label'],
+    own: { appearance: auxAppearanceField },
+    action: (input) =>
+      command({
+        type: 'aux.set',
+        ...(input.duration === undefined ? {} : { duration: input.duration }),
+        ...(input.appearance === undefined ? {} : { appearance: input.appearance }),
+        ...(input.label === undefined ? {} : { label: input.label }),
+      }),
+  }),
+];
 
 const v1Commands: Operation[] = [
   ...sharedCommands('v1'),
@@ -222,6 +296,14 @@ const v1Commands: Operation[] = [
     description: 'Addition to v1, for a single button: switches the ON AIR indicator on when it is off, off when it is on.',
     action: () => command({ type: 'onair.toggle' }),
   }),
+  cmd('v1', 'show_reset', 'Addition: a new run of the show: clear the actual times, first timer active and paused', {
+    description:
+      'Addition to v1: clears what the show recorded (`actuals`: each timer\'s actual start and end) and makes the first timer of the running order active, ' +
+      'paused at its full time, ready for the next run (a rehearsal, then the show). The running order, `plannedStart` and the aux timer stay as they are. ' +
+      'Saved to disk before it is answered.',
+    action: () => command({ type: 'show.reset' }),
+  }),
+  ...auxCommands,
 ];
 
 const v1Resources: Operation[] = [
@@ -232,7 +314,8 @@ const v1Resources: Operation[] = [
     path: '/state',
     summary: 'The full room snapshot',
     description:
-      'The room snapshot the control consoles see: transport, active timer, running order, message, switches and settings. ' +
+      'The room snapshot the control consoles see: transport, active timer, running order, message, switches and settings, ' +
+      'the aux timer, the actual times and the schedule (planned, actual and projected times, the offset) at `serverNow`. ' +
       'Derive the remaining time from it (`endAt` - `serverNow` while running, `remainingAtPause` while paused) rather than counting on your own. ' +
       'A read: nothing changes.',
     action: () => ({ kind: 'read-state' }),
@@ -345,9 +428,10 @@ const v1Resources: Operation[] = [
     description:
       'Addition to v1: `zeroBehavior` decides what happens at zero (continue into overrun, stop at 0, or hide the time); ' +
       '`autoAdvance` starts the next timer at zero; `timeZone` and `clockFormat` decide how every time of day is shown; ' +
-      '`chimeAtZero`, `chimeAtWarning` and `chimeVolume` are the displays\' sound. ' +
+      '`chimeAtZero`, `chimeAtWarning` and `chimeVolume` are the displays\' sound; `plannedStart` is when the show is planned to begin, ' +
+      'from which the schedule (`schedule` in the state) plans every timer. ' +
       'Give at least one; the others keep their values.',
-    optional: ['zeroBehavior', 'autoAdvance', 'timeZone', 'clockFormat', 'chimeAtZero', 'chimeAtWarning', 'chimeVolume'],
+    optional: ['zeroBehavior', 'autoAdvance', 'timeZone', 'clockFormat', 'chimeAtZero', 'chimeAtWarning', 'chimeVolume', 'plannedStart'],
     action: (input) =>
       command({
         type: 'settings.set',
@@ -358,6 +442,7 @@ const v1Resources: Operation[] = [
         ...(input.chimeAtZero === undefined ? {} : { chimeAtZero: input.chimeAtZero }),
         ...(input.chimeAtWarning === undefined ? {} : { chimeAtWarning: input.chimeAtWarning }),
         ...(input.chimeVolume === undefined ? {} : { chimeVolume: input.chimeVolume }),
+        ...(input.plannedStart === undefined ? {} : { plannedStart: input.plannedStart }),
       }),
   }),
 ];

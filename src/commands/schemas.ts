@@ -1,7 +1,7 @@
 // Response bodies of the API as zod schemas: the OpenAPI document's components
 // are generated from these, and the tests check real responses against them.
 import * as z from '../schema/zod.js';
-import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, ZERO_BEHAVIORS } from '../domain/types.js';
+import { APPEARANCES, AUX_APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, ZERO_BEHAVIORS } from '../domain/types.js';
 import { ELEMENT_SWITCHES } from '../domain/display-settings.js';
 import { booleanFields } from '../schema/boolean-fields.js';
 
@@ -35,7 +35,7 @@ export const MessageSchema = z.object({
   bold: z.boolean(),
 });
 
-export const SettingsSchema = z.object({
+const v0SettingsShape = {
   zeroBehavior: z.enum(ZERO_BEHAVIORS),
   autoAdvance: z.boolean(),
   timeZone: described(z.string(), 'Addition to v1: IANA time zone of the room; every time of day on the screens is shown in it'),
@@ -43,9 +43,20 @@ export const SettingsSchema = z.object({
   chimeAtZero: described(z.boolean(), 'Addition to v1: the displays chime when the digits reach zero'),
   chimeAtWarning: described(z.boolean(), 'Addition to v1: the displays chime at the warning threshold'),
   chimeVolume: described(int(), 'Addition to v1: chime volume, 0 to 100'),
+};
+
+export const SettingsSchema = z.object({
+  ...v0SettingsShape,
+  plannedStart: described(
+    z.nullable(int()),
+    'Addition to v1: when the show is planned to begin, ms since epoch, or null; the first timer\'s planned start in `schedule`',
+  ),
 });
 
-export const DisplaySchema = z.object({
+/** The settings as v0 answers them: as they were before the schedule (issue 29), since v0 never changes. */
+export const V0SettingsSchema = z.object(v0SettingsShape);
+
+const v0DisplayShape = {
   layout: described(z.enum(DISPLAY_LAYOUTS), 'full, minimal (the time alone) or lowerThird (a band along the bottom)'),
   background: described(z.string(), '#rrggbb'),
   normalColour: described(z.string(), '#rrggbb: the time before warnAt'),
@@ -57,7 +68,17 @@ export const DisplaySchema = z.object({
   showQuestion: described(z.boolean(), 'Addition to v1: the screens show the audience question the moderator put on them'),
   showAskLink: described(z.boolean(), 'Addition to v1: the screens show the audience link (/ask/{audience_key}) as a QR code and an address'),
   logo: described(z.nullable(z.string()), 'The uploaded logo\'s version, or null: the screens show /logo/{version} (POST /display/logo sets it)'),
+};
+
+export const DisplaySchema = z.object({
+  ...v0DisplayShape,
+  showOverUnder: described(z.boolean(), 'Addition to v1: the screens show how far ahead or behind the show is (`schedule.offset`), in their own small area'),
+  showShowEnd: described(z.boolean(), 'Addition to v1: the screens show when the show is projected to end (`schedule.projectedEnd`) as a time of day'),
+  showAux: described(z.boolean(), 'Addition to v1: the screens show the second timer (`aux`) in its own small area'),
 });
+
+/** The display settings as v0 answers them: without the switches of issue 29. */
+export const V0DisplaySchema = z.object(v0DisplayShape);
 
 export const QuestionSchema = z.object({
   id: z.string(),
@@ -74,7 +95,53 @@ export const ShownQuestionSchema = z.object({
   name: described(z.nullable(z.string()), 'Null unless the moderator chose to show the name (and one was given)'),
 });
 
-export const StateSchema = z.object({
+export const ActualSchema = z.object({
+  timerId: described(z.string(), 'The timer (its id in the running order)'),
+  startedAt: described(int(), 'When it first ran since the last show reset, ms since epoch'),
+  endedAt: described(z.nullable(int()), 'When it was last left for another timer or stopped at zero, ms since epoch; null while it is on, or paused part-way'),
+});
+
+export const AuxSnapshotSchema = z.object({
+  label: z.string(),
+  duration: described(int(), 'Its length, ms: where a reset stands it (a count-up shows 0:00 there)'),
+  appearance: described(z.enum(AUX_APPEARANCES), 'countdown (the time left, on into overrun) or countup (duration - remaining: the time since its start)'),
+  running: z.boolean(),
+  endAt: described(z.nullable(int()), 'When it reaches zero while running, ms since epoch; null while paused'),
+  remainingAtPause: described(z.nullable(int()), 'Remaining ms while paused; null while running'),
+  remaining: described(int(), 'Remaining ms at serverNow; negative is overrun'),
+});
+
+const instant = (description: string) => described(z.nullable(int()), description);
+
+export const ScheduledTimerSchema = z.object({
+  id: described(z.string(), 'The timer (its id in the running order)'),
+  plannedStart: instant(
+    'Its own scheduledAt (a hard start), else the planned end of the timer before; the first timer\'s is the show\'s planned start. ms since epoch; null while unknown (no plannedStart and nothing has run)',
+  ),
+  plannedEnd: instant('endsAt where set, else plannedStart + duration; ms since epoch, or null while unknown'),
+  actualStart: instant('When it first ran (as in `actuals`), ms since epoch; null if it has not run'),
+  actualEnd: instant('When it was left or stopped at zero (as in `actuals`), ms since epoch; null if it has not ended'),
+  projectedStart: instant(
+    'For the active timer and the ones after it: when it starts as things stand (never before now, the end of the one before, or its own scheduledAt); null for the ones before the active one',
+  ),
+  projectedEnd: instant('For the active timer and the ones after it: when it ends as things stand; null for the ones before the active one'),
+});
+
+export const ScheduleSchema = z.object({
+  plannedStart: instant('The show\'s planned start: settings.plannedStart, or without one the first actual start; null while neither is known'),
+  plannedEnd: instant('The last timer\'s planned end, ms since epoch; null while unknown'),
+  projectedEnd: described(int(), 'The last timer\'s projected end: when the show ends as things stand, ms since epoch'),
+  offset: described(
+    z.nullable(int()),
+    'The active timer\'s projected end minus its planned end, ms: positive is behind (late), negative ahead (early); null while its planned end is unknown',
+  ),
+  totalDuration: described(int(), 'The sum of every timer\'s duration, ms: the running time of the order'),
+  nextPlannedStart: instant('The planned start of the timer after the active one, ms since epoch; null when there is none or it is unknown'),
+  timers: described(z.array(ScheduledTimerSchema), 'One entry per timer, in running order'),
+});
+
+/** The fields of the snapshot v0 answers, which never change (v0 is frozen). */
+const v0StateShape = {
   seq: described(int(), 'Starts at 1, rises by exactly 1 on every change of the room, never goes back'),
   serverNow: described(int(), 'Server clock when the snapshot was made, ms since epoch'),
   running: z.boolean(),
@@ -116,9 +183,34 @@ export const StateSchema = z.object({
     z.array(QuestionSchema),
     'Addition to v1: every audience question, oldest first (at most 500); only for the API key, never on the viewer link or the kiosk',
   ),
+};
+
+export const StateSchema = z.object({
+  ...v0StateShape,
+  actuals: described(
+    z.array(ActualSchema),
+    'Addition to v1: what actually happened, one entry per timer that has run since the last show reset (/show_reset), in the order they first ran',
+  ),
+  aux: described(AuxSnapshotSchema, 'Addition to v1: the second timer, beside the running order, with its own transport (/aux, /aux_start, ...)'),
+  schedule: described(
+    ScheduleSchema,
+    'Addition to v1: the schedule at serverNow, derived from the running order, settings.plannedStart, the actual times and where the active timer stands: ' +
+      'planned, actual and projected times of every timer, the projected end of the show and the offset (positive is behind). ' +
+      'In GET /state and every answer; the events stream leaves it out (its snapshots carry every field it is made from): ' +
+      'a client derives it with the same rules at its estimate of the server\'s time, so it follows the clock between events.',
+  ),
 });
 
 export const StateEnvelopeSchema = z.object({ ok: z.literal(true), state: StateSchema });
+
+/** The snapshot v0 answers: as it was before issue 29, without the schedule, the actual times and the aux timer. */
+export const V0StateSchema = z.object({
+  ...v0StateShape,
+  settings: V0SettingsSchema,
+  display: described(V0DisplaySchema, 'How the screens look; set with v1 /display'),
+});
+
+export const V0StateEnvelopeSchema = z.object({ ok: z.literal(true), state: V0StateSchema });
 
 export const TimersListSchema = z.object({
   ok: z.literal(true),
@@ -150,6 +242,14 @@ export const components = {
   Display: DisplaySchema,
   State: StateSchema,
   StateEnvelope: StateEnvelopeSchema,
+  Actual: ActualSchema,
+  AuxSnapshot: AuxSnapshotSchema,
+  Schedule: ScheduleSchema,
+  ScheduledTimer: ScheduledTimerSchema,
+  V0Settings: V0SettingsSchema,
+  V0Display: V0DisplaySchema,
+  V0State: V0StateSchema,
+  V0StateEnvelope: V0StateEnvelopeSchema,
   TimersList: TimersListSchema,
   TimerCreated: TimerCreatedSchema,
   Question: QuestionSchema,

@@ -11,9 +11,28 @@ import type {
   CompanionOptionValues,
   SomeCompanionActionInputField,
 } from '@companion-module/base';
-import { APPEARANCES, MESSAGE_COLORS, ZERO_BEHAVIORS, type Appearance, type MessageColor, type TimerFields, type ZeroBehavior } from '../domain/types.js';
+import {
+  APPEARANCES,
+  AUX_APPEARANCES,
+  MESSAGE_COLORS,
+  ZERO_BEHAVIORS,
+  type Appearance,
+  type AuxAppearance,
+  type MessageColor,
+  type TimerFields,
+  type ZeroBehavior,
+} from '../domain/types.js';
 import { adjustMs, parseOptionalDuration, parsePosition, parseSignedMs, parseTimerRef, TIMER_REF_OPTIONS, type Parsed } from './options.js';
-import { TRANSPORT_COMMANDS, type MessageInput, type ModuleAction, type SwitchMode, type TransportCommand } from './requests.js';
+import {
+  AUX_COMMANDS,
+  TRANSPORT_COMMANDS,
+  type AuxChange,
+  type AuxCommand,
+  type MessageInput,
+  type ModuleAction,
+  type SwitchMode,
+  type TransportCommand,
+} from './requests.js';
 
 /** Where actions go; the connection is one. */
 export interface ActionRunner {
@@ -45,6 +64,73 @@ const TRANSPORT_NAMES: Record<TransportCommand, string> = {
   next: 'Next timer',
   previous: 'Previous timer',
 };
+
+const AUX_NAMES: Record<AuxCommand, string> = {
+  start: 'Aux timer: start',
+  pause: 'Aux timer: pause',
+  toggle: 'Aux timer: start/pause (toggle)',
+  reset: 'Aux timer: reset to its duration (paused)',
+};
+
+const adjustOptions: SomeCompanionActionInputField[] = [
+  {
+    type: 'dropdown',
+    id: 'sign',
+    label: 'Add or take off',
+    default: '+',
+    choices: [
+      { id: '+', label: '+ add time' },
+      { id: '-', label: '- take time off' },
+    ],
+  },
+  { type: 'number', id: 'minutes', label: 'Minutes', default: 1, min: 0, max: 60 },
+  { type: 'number', id: 'seconds', label: 'Seconds', default: 0, min: 0, max: 59 },
+];
+
+const adjustMsOption: SomeCompanionActionInputField = {
+  type: 'textinput',
+  id: 'ms',
+  label: 'Milliseconds (negative takes time off)',
+  default: '60000',
+  useVariables: true,
+};
+
+const auxSetOptions: SomeCompanionActionInputField[] = [
+  {
+    type: 'textinput',
+    id: 'duration',
+    label: 'Duration (empty: unchanged)',
+    tooltip: '10:00, 1:30:00, 45 (minutes), 90s, 5m, 2h. A new duration resets the aux timer, paused at it',
+    default: '5:00',
+    useVariables: true,
+  },
+  {
+    type: 'dropdown',
+    id: 'appearance',
+    label: 'Appearance',
+    default: 'unchanged',
+    choices: [
+      { id: 'unchanged', label: 'Unchanged' },
+      { id: 'countdown', label: 'Countdown' },
+      { id: 'countup', label: 'Count up' },
+    ],
+  },
+  { type: 'textinput', id: 'label', label: 'Label (empty: unchanged)', default: '', useVariables: true },
+];
+
+async function auxChange(options: CompanionOptionValues, parse: (text: string) => Promise<string>): Promise<Parsed<AuxChange>> {
+  const duration = parseOptionalDuration(await parse(text(options, 'duration')), 'duration');
+  if (!duration.ok) return duration;
+  const label = (await parse(text(options, 'label'))).trim();
+  const appearance = text(options, 'appearance');
+  const change: AuxChange = {
+    ...(duration.value === undefined ? {} : { duration: duration.value }),
+    ...((AUX_APPEARANCES as readonly string[]).includes(appearance) ? { appearance: appearance as AuxAppearance } : {}),
+    ...(label === '' ? {} : { label }),
+  };
+  if (Object.keys(change).length === 0) return { ok: false, error: 'nothing to change: give a duration, an appearance or a label' };
+  return { ok: true, value: change };
+}
 
 const modeOption: SomeCompanionActionInputField = {
   type: 'dropdown',
@@ -152,39 +238,56 @@ export function actionDefinitions(runner: ActionRunner): CompanionActionDefiniti
   const transport = Object.fromEntries(
     TRANSPORT_COMMANDS.map((command) => [command, define(runner, TRANSPORT_NAMES[command], [], simple({ type: 'transport', command }))]),
   );
+  const aux = Object.fromEntries(
+    AUX_COMMANDS.map((command) => [`aux_${command}`, define(runner, AUX_NAMES[command], [], simple({ type: 'aux', command }))]),
+  );
   return {
     ...transport,
+    ...aux,
     adjust: define(
       runner,
       'Adjust time (minutes/seconds)',
-      [
-        {
-          type: 'dropdown',
-          id: 'sign',
-          label: 'Add or take off',
-          default: '+',
-          choices: [
-            { id: '+', label: '+ add time' },
-            { id: '-', label: '- take time off' },
-          ],
-        },
-        { type: 'number', id: 'minutes', label: 'Minutes', default: 1, min: 0, max: 60 },
-        { type: 'number', id: 'seconds', label: 'Seconds', default: 0, min: 0, max: 59 },
-      ],
+      adjustOptions,
       async (o) => {
         const ms = adjustMs(text(o, 'sign'), Number(o.minutes ?? 0), Number(o.seconds ?? 0));
         return ms.ok ? ok({ type: 'adjust', ms: ms.value }) : ms;
       },
       'At most 1 hour either way per press',
     ),
-    adjust_ms: define(
+    adjust_ms: define(runner, 'Adjust time (milliseconds)', [adjustMsOption], async (o, parse) => {
+      const ms = parseSignedMs(await parse(text(o, 'ms')));
+      return ms.ok ? ok({ type: 'adjust', ms: ms.value }) : ms;
+    }),
+    aux_adjust: define(
       runner,
-      'Adjust time (milliseconds)',
-      [{ type: 'textinput', id: 'ms', label: 'Milliseconds (negative takes time off)', default: '60000', useVariables: true }],
-      async (o, parse) => {
-        const ms = parseSignedMs(await parse(text(o, 'ms')));
-        return ms.ok ? ok({ type: 'adjust', ms: ms.value }) : ms;
+      'Aux timer: adjust time (minutes/seconds)',
+      adjustOptions,
+      async (o) => {
+        const ms = adjustMs(text(o, 'sign'), Number(o.minutes ?? 0), Number(o.seconds ?? 0));
+        return ms.ok ? ok({ type: 'aux.adjust', ms: ms.value }) : ms;
       },
+      'At most 1 hour either way per press',
+    ),
+    aux_adjust_ms: define(runner, 'Aux timer: adjust time (milliseconds)', [adjustMsOption], async (o, parse) => {
+      const ms = parseSignedMs(await parse(text(o, 'ms')));
+      return ms.ok ? ok({ type: 'aux.adjust', ms: ms.value }) : ms;
+    }),
+    aux_set: define(
+      runner,
+      'Aux timer: set duration, appearance, label',
+      auxSetOptions,
+      async (o, parse) => {
+        const change = await auxChange(o, parse);
+        return change.ok ? ok({ type: 'aux.set', change: change.value }) : change;
+      },
+      'A new duration resets the aux timer, paused at it; a new label or appearance keeps its time',
+    ),
+    show_reset: define(
+      runner,
+      'Show: reset (a new run)',
+      [],
+      simple({ type: 'show.reset' }),
+      'Clears the actual start and end times the box recorded and makes the first timer active at its duration, paused',
     ),
     message_set: define(runner, 'Message: show', messageOptions, async (o, parse) => {
       const m = await messageInput(o, parse);

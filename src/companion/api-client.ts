@@ -123,7 +123,10 @@ export function isSnapshot(value: unknown): value is Snapshot {
     isRecord(value.settings) &&
     // Absent from a box older than audience questions (read as none); when present, the module reads them.
     (value.shownQuestion === undefined || value.shownQuestion === null || isRecord(value.shownQuestion)) &&
-    (value.questions === undefined || (Array.isArray(value.questions) && value.questions.every(isRecord)))
+    (value.questions === undefined || (Array.isArray(value.questions) && value.questions.every(isRecord))) &&
+    // Absent from a box older than the schedule and the aux timer (read as nothing recorded, no aux).
+    (value.actuals === undefined || (Array.isArray(value.actuals) && value.actuals.every(isRecord))) &&
+    (value.aux === undefined || isRecord(value.aux))
   );
 }
 

@@ -1,8 +1,10 @@
 // The module's feedbacks: boolean ones that light a key with the room's state
-// (the audience questions included), with default colours a control room reads
-// at a glance, and an advanced one that draws a progress bar on the key.
+// (the audience questions, the schedule and the aux timer included), with default
+// colours a control room reads at a glance, and an advanced one that draws a
+// progress bar on the key.
 import type { CompanionFeedbackDefinition, CompanionFeedbackDefinitions, CompanionOptionValues } from '@companion-module/base';
 import type { Snapshot } from '../domain/snapshot.js';
+import type { OffsetState } from '../domain/schedule-text.js';
 import { drawBar } from './progress-bar.js';
 import { flagsOf, messageShowing, type MessageFilter, type RoomFlags } from './room-flags.js';
 import { activePosition, type RoomView } from './room-view.js';
@@ -29,6 +31,9 @@ export const FEEDBACK_IDS = [
   'question_on_screen',
   'questions_waiting',
   'connected',
+  'schedule_offset',
+  'aux_running',
+  'aux_overrun',
   'progress',
 ] as const;
 export type FeedbackId = (typeof FEEDBACK_IDS)[number];
@@ -72,6 +77,29 @@ function colourOption(options: CompanionOptionValues, id: string, fallback: numb
   return Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
+const OFFSET_STATES = ['behind', 'ahead', 'onTime'] as const satisfies readonly OffsetState[];
+
+/**
+ * Whether the show stands as `wanted` with a tolerance of `marginSeconds`: behind is
+ * more than the margin late, ahead more than it early, on time within it. Whole
+ * seconds, as every surface reads the offset; without a plan, none of the three.
+ */
+export function offsetMatches(offsetSeconds: number | null, wanted: OffsetState, marginSeconds: number): boolean {
+  if (offsetSeconds === null) return false;
+  switch (wanted) {
+    case 'behind':
+      return offsetSeconds > marginSeconds;
+    case 'ahead':
+      return offsetSeconds < -marginSeconds;
+    case 'onTime':
+      return Math.abs(offsetSeconds) <= marginSeconds;
+    default: {
+      const unknown: never = wanted;
+      throw new Error(`unhandled offset state ${String(unknown)}`);
+    }
+  }
+}
+
 export function feedbackDefinitions(source: FeedbackSource): CompanionFeedbackDefinitions & Record<FeedbackId, CompanionFeedbackDefinition> {
   return {
     running: flagFeedback(source, 'running', 'Running', 'The timer runs', COLOURS.green, COLOURS.white),
@@ -85,6 +113,36 @@ export function feedbackDefinitions(source: FeedbackSource): CompanionFeedbackDe
     connected: flagFeedback(source, 'connected', 'Connected', 'The module is connected to Showclock', COLOURS.green, COLOURS.white),
     question_on_screen: flagFeedback(source, 'questionShown', 'Question on screen', 'An audience question is on the screens', COLOURS.purple, COLOURS.white),
     questions_waiting: flagFeedback(source, 'questionsWaiting', 'Questions waiting', 'At least one new audience question has come in and waits for the moderator', COLOURS.yellow, COLOURS.black),
+    aux_running: flagFeedback(source, 'auxRunning', 'Aux timer running', 'The second timer (aux) runs', COLOURS.green, COLOURS.white),
+    aux_overrun: flagFeedback(source, 'auxOverrun', 'Aux timer past zero', 'The aux timer is past zero, red on the display: a countdown in overrun, a count-up past its duration', COLOURS.red, COLOURS.white),
+    schedule_offset: {
+      type: 'boolean',
+      name: 'Behind / ahead of schedule',
+      description: "The show runs behind, ahead of or on its plan (the active timer's projected end against its planned end), beyond a tolerance",
+      defaultStyle: { bgcolor: COLOURS.red, color: COLOURS.white },
+      options: [
+        {
+          type: 'dropdown',
+          id: 'state',
+          label: 'Lit when the show is',
+          default: 'behind',
+          choices: [
+            { id: 'behind', label: 'Behind (late)' },
+            { id: 'ahead', label: 'Ahead (early)' },
+            { id: 'onTime', label: 'On time' },
+          ],
+        },
+        { type: 'number', id: 'margin', label: 'Tolerance (seconds)', tooltip: 'Within this much either way counts as on time', default: 0, min: 0, max: 3600 },
+      ],
+      callback: (feedback) => {
+        const view = source.view();
+        if (view === null) return false;
+        const wanted = option(feedback.options, 'state');
+        const state = (OFFSET_STATES as readonly string[]).includes(wanted) ? (wanted as OffsetState) : 'behind';
+        const margin = Number(feedback.options.margin);
+        return offsetMatches(view.schedule.offsetSeconds, state, Number.isFinite(margin) && margin > 0 ? margin : 0);
+      },
+    },
     message: {
       type: 'boolean',
       name: 'Message showing',
@@ -188,6 +246,10 @@ export function feedbackSignatures(state: Snapshot | null, view: RoomView | null
     connected: String(flags.connected),
     question_on_screen: String(flags.questionShown),
     questions_waiting: String(flags.questionsWaiting),
+    // Every second of the offset: whatever tolerance a key has, it is re-checked when it could flip.
+    schedule_offset: String(view?.schedule.offsetSeconds ?? ''),
+    aux_running: String(flags.auxRunning),
+    aux_overrun: String(flags.auxOverrun),
     message: state?.message ? `${state.message.color}` : '',
     timer_active: state === null ? '' : `${state.activeTimerId}@${activePosition(state)}`,
     progress: view === null ? '' : `${view.progress}/${flags.warning}/${flags.overrun || flags.stopped || flags.danger}`,

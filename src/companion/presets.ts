@@ -1,8 +1,9 @@
 // Ready-made buttons. "Show page" is a whole show on one Stream Deck page:
 // start/pause, previous/next, the big remaining time with warning and overrun
 // colours and a progress bar, ±10 s / ±1 min / ±5 min, blackout, ON AIR and
-// message clear. The other categories hold the rest of the actions, and
-// "Questions" the moderator's keys for audience questions. Variables in
+// message clear. The other categories hold the rest of the actions,
+// "Questions" the moderator's keys for audience questions, "Schedule" where the
+// show stands against its plan, and "Aux timer" the second timer. Variables in
 // key text carry the connection's label, so presets are remade when it changes.
 import type { CompanionButtonPresetDefinition, CompanionPresetDefinitions, CompanionPresetFeedback, CompanionOptionValues } from '@companion-module/base';
 import { COLOURS, type FeedbackId } from './feedbacks.js';
@@ -38,10 +39,18 @@ const progressBar: CompanionPresetFeedback = {
   options: { place: 'bottom', height: 8, normal: COLOURS.green, warning: COLOURS.orange, overrun: COLOURS.red, background: COLOURS.grey },
 };
 
-function adjust(category: string, sign: '+' | '-', minutes: number, seconds: number): CompanionButtonPresetDefinition {
+function adjust(category: string, sign: '+' | '-', minutes: number, seconds: number, actionId: 'adjust' | 'aux_adjust' = 'adjust'): CompanionButtonPresetDefinition {
   const amount = minutes > 0 ? `${minutes} min` : `${seconds} s`;
-  return button(category, `${sign}${amount}`, `${sign}${amount}`, 'adjust', { sign, minutes, seconds }, [], '24');
+  const name = actionId === 'adjust' ? `${sign}${amount}` : `Aux ${sign}${amount}`;
+  const text = actionId === 'adjust' ? `${sign}${amount}` : `AUX\n${sign}${amount}`;
+  return button(category, name, text, actionId, { sign, minutes, seconds }, [], actionId === 'adjust' ? '24' : '14');
 }
+
+/** Red while the show runs late, green while early, nothing on time: the same whole seconds as every screen. */
+const behindAhead: CompanionPresetFeedback[] = [
+  lit('schedule_offset', COLOURS.red, COLOURS.white, { state: 'behind', margin: 0 }),
+  lit('schedule_offset', COLOURS.green, COLOURS.white, { state: 'ahead', margin: 0 }),
+];
 
 /** `label`: the connection's label, which prefixes its variables (`$(label:remaining)`). */
 export function presetDefinitions(label: string): CompanionPresetDefinitions {
@@ -116,5 +125,22 @@ export function presetDefinitions(label: string): CompanionPresetDefinitions {
   presets.questions_waiting = button(questions, 'Questions waiting', `NEW Q\n$(${label}:questions_new)`, null, {}, [lit('questions_waiting', COLOURS.yellow, COLOURS.black)]);
   presets.question_unshow = button(questions, 'Take question off screen', 'Q OFF\nSCREEN', 'question_unshow', {}, [lit('question_on_screen', COLOURS.purple, COLOURS.white)], '14');
   presets.question_text = button(questions, 'Question on screen', `$(${label}:question_text)`, null, {}, [lit('question_on_screen', COLOURS.purple, COLOURS.white)], 'auto');
+  const schedule = 'Schedule';
+  presets.schedule_offset = button(schedule, 'Behind / ahead', `$(${label}:offset)\nEND $(${label}:show_end)`, null, {}, behindAhead, '14');
+  presets.schedule_offset_text = button(schedule, 'Behind / ahead in words', `$(${label}:offset_text)`, null, {}, behindAhead, '14');
+  presets.schedule_next_start = button(schedule, 'Next planned start', `NEXT AT\n$(${label}:next_start)`, null, {}, [], '14');
+  presets.show_reset = button(schedule, 'Reset the show (new run)', 'RESET\nSHOW', 'show_reset', {}, [], '14');
+
+  const aux = 'Aux timer';
+  presets.aux_toggle = button(aux, 'Aux start/pause with its time', `$(${label}:aux_label)\n$(${label}:aux_time)`, 'aux_toggle', {}, [
+    lit('aux_running', COLOURS.green, COLOURS.white),
+    lit('aux_overrun', COLOURS.red, COLOURS.white),
+  ], '14');
+  presets.aux_start = button(aux, 'Aux start', 'AUX\nSTART', 'aux_start', {}, [lit('aux_running', COLOURS.green, COLOURS.white)], '14');
+  presets.aux_pause = button(aux, 'Aux pause', 'AUX\nPAUSE', 'aux_pause', {}, [], '14');
+  presets.aux_reset = button(aux, 'Aux reset', 'AUX\nRESET', 'aux_reset', {}, [], '14');
+  presets.aux_minus_1m = adjust(aux, '-', 1, 0, 'aux_adjust');
+  presets.aux_plus_1m = adjust(aux, '+', 1, 0, 'aux_adjust');
+  presets.aux_five = button(aux, 'Aux: 5 minutes', 'AUX\n5:00', 'aux_set', { duration: '5:00', appearance: 'unchanged', label: '' }, [], '14');
   return presets;
 }

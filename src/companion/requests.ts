@@ -4,10 +4,24 @@
 // Pure: actions that depend on the room (a timer by position, toggles the API
 // has no command for) read the last snapshot passed in.
 import type { Snapshot } from '../domain/snapshot.js';
-import type { MessageColor, TimerFields, ZeroBehavior } from '../domain/types.js';
+import type { AuxAppearance, MessageColor, TimerFields, ZeroBehavior } from '../domain/types.js';
 
 export const TRANSPORT_COMMANDS = ['start', 'pause', 'stop', 'toggle', 'reset', 'next', 'previous'] as const;
 export type TransportCommand = (typeof TRANSPORT_COMMANDS)[number];
+
+/** The aux timer's own transport, each a v1 command `/aux_{command}`. */
+export const AUX_COMMANDS = ['start', 'pause', 'toggle', 'reset'] as const;
+export type AuxCommand = (typeof AUX_COMMANDS)[number];
+
+/** The v1 operation that sets the aux timer's duration, appearance or label (one place, should the API name it otherwise). */
+export const AUX_SET_PATH = '/aux';
+
+/** What an `aux.set` changes; at least one of them. */
+export interface AuxChange {
+  readonly duration?: number;
+  readonly appearance?: AuxAppearance;
+  readonly label?: string;
+}
 
 export type SwitchMode = 'on' | 'off' | 'toggle';
 
@@ -38,7 +52,12 @@ export type ModuleAction =
   | { readonly type: 'timer.move'; readonly timer: TimerRef; readonly toPosition: number }
   // Only the question steps that need no id: a panel cannot know which question is which.
   | { readonly type: 'question.unshow' }
-  | { readonly type: 'questions.clear-answered' };
+  | { readonly type: 'questions.clear-answered' }
+  /** A new run of the show: the recorded actual times cleared, the first timer active at its duration. */
+  | { readonly type: 'show.reset' }
+  | { readonly type: 'aux'; readonly command: AuxCommand }
+  | { readonly type: 'aux.adjust'; readonly ms: number }
+  | { readonly type: 'aux.set'; readonly change: AuxChange };
 
 export type JsonBody = Readonly<Record<string, string | number | boolean>>;
 
@@ -82,6 +101,14 @@ function fieldsBody(fields: TimerFields): JsonBody {
   if (fields.duration !== undefined) body.duration = fields.duration;
   if (fields.warnAt !== undefined) body.warnAt = fields.warnAt;
   if (fields.appearance !== undefined) body.appearance = fields.appearance;
+  return body;
+}
+
+function auxBody(change: AuxChange): JsonBody {
+  const body: Record<string, string | number> = {};
+  if (change.duration !== undefined) body.duration = change.duration;
+  if (change.appearance !== undefined) body.appearance = change.appearance;
+  if (change.label !== undefined) body.label = change.label;
   return body;
 }
 
@@ -148,6 +175,17 @@ export function toApiCall(action: ModuleAction, state: Snapshot | null): Built {
       return post('/question/unshow', 'take question off screen');
     case 'questions.clear-answered':
       return post('/questions/clear_answered', 'delete answered questions');
+    case 'show.reset':
+      return post('/show_reset', 'show reset');
+    case 'aux':
+      return post(`/aux_${action.command}`, `aux ${action.command}`);
+    case 'aux.adjust':
+      return post('/aux_adjust', `aux adjust ${action.ms > 0 ? '+' : ''}${action.ms} ms`, { ms: action.ms });
+    case 'aux.set': {
+      const body = auxBody(action.change);
+      if (Object.keys(body).length === 0) return refuse('aux set: nothing to change (give a duration, an appearance or a label)');
+      return post(AUX_SET_PATH, 'aux set', body);
+    }
     default: {
       const unknown: never = action;
       throw new Error(`unhandled action ${JSON.stringify(unknown)}`);

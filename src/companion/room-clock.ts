@@ -1,7 +1,9 @@
 // The last snapshot, the server's time as this machine estimates it, and the one
 // local timer that wakes the module at the next server second boundary (or
 // warning/zero instant) while a timer runs: never a timer per key, never an
-// interval, and nothing at all while paused.
+// interval. While paused it wakes only when what the keys show moves with the
+// clock anyway: the schedule's offset and projected end (a paused show runs
+// later every second), and the aux timer while it runs (room-view.ts).
 //
 // The clock is the display's (src/client/server-clock.ts), fed only with hints: every
 // snapshot re-anchors the offset as serverNow minus this machine's monotonic

@@ -23,6 +23,10 @@ export interface RoomFlags {
   readonly questionShown: boolean;
   /** At least one audience question is new: not yet looked at. */
   readonly questionsWaiting: boolean;
+  /** The second timer (aux) runs. */
+  readonly auxRunning: boolean;
+  /** The aux timer is past zero (a count-up: past its duration), red on the display. */
+  readonly auxOverrun: boolean;
   readonly connected: boolean;
 }
 
@@ -39,6 +43,8 @@ export function flagsOf(state: Snapshot | null, view: RoomView | null, connected
       onAir: false,
       questionShown: false,
       questionsWaiting: false,
+      auxRunning: false,
+      auxOverrun: false,
       connected,
     };
   }
@@ -54,6 +60,8 @@ export function flagsOf(state: Snapshot | null, view: RoomView | null, connected
     onAir: state.onAir,
     questionShown: questions.shown !== null,
     questionsWaiting: questions.newCount > 0,
+    auxRunning: view.aux.running,
+    auxOverrun: view.aux.overrun,
     connected,
   };
 }

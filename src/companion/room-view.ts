@@ -3,6 +3,8 @@
 // the snapshot and the estimated server time come in, nothing reads a clock.
 import type { Snapshot } from '../domain/snapshot.js';
 import { faceAt, formatSeconds } from '../client/face.js';
+import { auxViewAt, type AuxView } from './aux-view.js';
+import { scheduleViewAt, type ScheduleView } from './schedule-view.js';
 
 export const PHASES = ['ready', 'running', 'warning', 'danger', 'overrun', 'paused', 'stopped'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -25,7 +27,14 @@ export interface RoomView {
   /** Elapsed share of the duration, 0..1, moving with the digits. */
   readonly progress: number;
   readonly phase: Phase;
-  /** The next server instant at which anything here changes; null when nothing changes by time alone. */
+  /** Where the show stands against its plan (offset, projected end), computed at this instant. */
+  readonly schedule: ScheduleView;
+  /** The second timer. */
+  readonly aux: AuxView;
+  /**
+   * The next server instant at which anything here changes, the schedule and the
+   * aux timer included; null when nothing changes by time alone.
+   */
   readonly nextChangeAt: number | null;
 }
 
@@ -60,6 +69,8 @@ export function viewAt(state: Snapshot, serverNowMs: number): RoomView {
   const shown = Math.ceil(remainingMs / 1000) || 0;
   const abs = Math.abs(shown);
   const text = formatSeconds(abs);
+  const schedule = scheduleViewAt(state, serverNowMs);
+  const aux = auxViewAt(state, serverNowMs);
   return {
     remainingMs,
     remaining: countdown.face.time,
@@ -71,7 +82,9 @@ export function viewAt(state: Snapshot, serverNowMs: number): RoomView {
     elapsedSeconds: Math.max(0, Math.ceil(state.duration / 1000) - shown),
     progress: countdown.face.progress ?? 0,
     phase: phaseOf(state, remainingMs),
-    nextChangeAt: earliest(countdown.nextChangeAt, display.nextChangeAt),
+    schedule,
+    aux,
+    nextChangeAt: earliest(earliest(countdown.nextChangeAt, display.nextChangeAt), earliest(schedule.nextChangeAt, aux.nextChangeAt)),
   };
 }
 

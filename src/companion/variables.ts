@@ -1,7 +1,8 @@
 // The module's variables, `$(showclock:<id>)` in button text. Pure: the values
 // come from the snapshot, the view at the last second boundary and the link.
 // A variable with nothing to say (no next timer, no message, no question on the
-// screens, no room yet) is empty, never the last value it had.
+// screens, no plan to be on time against, no room yet) is empty, never the last
+// value it had.
 import type { CompanionVariableDefinition, CompanionVariableValue } from '@companion-module/base';
 import type { Snapshot } from '../domain/snapshot.js';
 import { formatSeconds } from '../client/face.js';
@@ -41,6 +42,17 @@ export const VARIABLES = [
   { variableId: 'onair', name: 'ON AIR (true/false)' },
   { variableId: 'zero_behavior', name: 'At zero: continue, stop or hide' },
   { variableId: 'auto_advance', name: 'Auto-advance (true/false)' },
+  { variableId: 'offset', name: 'Schedule: how far behind (+) or ahead (-) the show runs, signed (+4:20, -1:05, 0:00; empty without a plan)' },
+  { variableId: 'offset_text', name: 'Schedule: the offset in words (4:20 behind, 1:05 ahead, on time; empty without a plan)' },
+  { variableId: 'offset_seconds', name: 'Schedule: the offset in whole seconds, positive behind, negative ahead (empty without a plan)' },
+  { variableId: 'offset_state', name: 'Schedule: behind, ahead or onTime (empty without a plan)' },
+  { variableId: 'show_end', name: 'Schedule: when the show ends as things stand, time of day in the room\'s zone (17:42)' },
+  { variableId: 'planned_end', name: 'Schedule: when the show was planned to end, time of day (empty while unknown)' },
+  { variableId: 'next_start', name: 'Schedule: planned start of the next timer, time of day (empty on the last, or without a plan)' },
+  { variableId: 'aux_time', name: 'Aux timer: its time as the display shows it (4:59, +0:05 past zero; 1:01 counting up)' },
+  { variableId: 'aux_label', name: 'Aux timer: label' },
+  { variableId: 'aux_running', name: 'Aux timer: running (true/false)' },
+  { variableId: 'aux_duration', name: 'Aux timer: duration (m:ss)' },
   { variableId: 'connection', name: 'Connection: connected, connecting, unreachable, wrong key, rate-limited, too old, not configured' },
   { variableId: 'server_version', name: 'Showclock API version of the box (empty until known)' },
 ] as const satisfies readonly CompanionVariableDefinition[];
@@ -89,6 +101,17 @@ export function variableValues(state: Snapshot | null, view: RoomView | null, li
     onair: state.onAir,
     zero_behavior: state.zeroBehavior,
     auto_advance: state.settings.autoAdvance,
+    offset: view.schedule.offsetSigned,
+    offset_text: view.schedule.offsetText,
+    offset_seconds: view.schedule.offsetSeconds ?? '',
+    offset_state: view.schedule.offsetState ?? '',
+    show_end: view.schedule.showEnd,
+    planned_end: view.schedule.plannedEnd,
+    next_start: view.schedule.nextStart,
+    aux_time: view.aux.time,
+    aux_label: view.aux.label,
+    aux_running: state.aux === undefined ? '' : view.aux.running,
+    aux_duration: view.aux.duration,
     ...common,
   };
 }

@@ -21,6 +21,9 @@ export const DISPLAY_FIELD_NAMES = [
   'showLogo',
   'showQuestion',
   'showAskLink',
+  'showOverUnder',
+  'showShowEnd',
+  'showAux',
 ] as const satisfies readonly (keyof DisplaySettings)[];
 
 const COLOUR_FIELDS = ['background', 'normalColour', 'warningColour', 'overrunColour'] as const;

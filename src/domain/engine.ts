@@ -38,6 +38,8 @@ import {
   type QuestionReduced,
 } from './questions.js';
 import { textProblem } from './text-rules.js';
+import { dropActual, endActual, recordTransition } from './actuals.js';
+import { adjustAux, pauseAux, resetAux, setAux, startAux, type AuxReduced } from './aux.js';
 import { canonicalTimeZone } from './time-zone.js';
 import type { Command, CommandError, Now, PassedSchedule, Room, Settings, Timer, TimerFields, Transport } from './types.js';
 
@@ -154,7 +156,10 @@ function applyDueSchedules(room: Room, now: Now): Settled {
   const endWallMs = timer.endsAt ?? latest.scheduledAt + timer.duration;
   const earlier = due.slice(0, -1);
   if (endWallMs <= now.wallMs) return { room: next, time: { started: null, missed: due } };
+  const before = next;
   next = { ...next, activeTimerId: timer.id, transport: { running: true, endMonoMs: now.monoMs + (endWallMs - now.wallMs) } };
+  // It runs as if started at its instant (its end is placed from there), so that is when it actually started.
+  next = recordTransition(before, next, latest.scheduledAt);
   return { room: next, time: { started: latest, missed: earlier } };
 }
 
@@ -233,16 +238,19 @@ function applyDueZeroEvents(room: Room, now: Now): Room {
     if (due === null || due > nowMonoMs || !current.transport.running) return current;
     const index = activeIndex(current);
     const next = current.timers[index + 1];
+    // The zero instant on the wall clock, as the reading `now` places it: when the segment actually ended.
+    const zeroWallMs = now.wallMs - (now.monoMs - current.transport.endMonoMs);
     if (current.settings.autoAdvance && next !== undefined) {
-      current = {
+      const advanced: Room = {
         ...current,
         activeTimerId: next.id,
         transport: { running: true, endMonoMs: runningEnd(next, now, current.transport.endMonoMs + next.duration) },
       };
+      current = recordTransition(current, advanced, zeroWallMs);
       continue;
     }
     // zeroBehavior is `stop` here: nextDueMonoMs only reports a due instant for it or for auto-advance.
-    return { ...current, transport: pausedAt(0) };
+    return endActual({ ...current, transport: pausedAt(0) }, current.activeTimerId, zeroWallMs);
   }
 }
 
@@ -368,9 +376,11 @@ function createTimer(room: Room, id: string, fields: TimerFields, now: Now): Red
 }
 
 /** Each timer appended as timer.create would, with the same checks; the first refusal refuses them all, naming its row. */
-function importTimers(room: Room, timers: readonly { readonly id: string; readonly fields: TimerFields }[], now: Now): Reduced {
+function importTimers(room: Room, timers: readonly { readonly id: string; readonly fields: TimerFields }[], plannedStart: number | null | undefined, now: Now): Reduced {
   if (timers.length === 0) return invalid('timers: an import needs at least one timer');
-  let current = room;
+  const startProblem = plannedStartProblem(plannedStart);
+  if (startProblem !== null) return invalid(startProblem);
+  let current = plannedStart === undefined ? room : { ...room, settings: { ...room.settings, plannedStart } };
   for (const [row, timer] of timers.entries()) {
     const created = createTimer(current, timer.id, timer.fields, now);
     if (!created.ok) return { ok: false, error: { ...created.error, row } };
@@ -422,7 +432,7 @@ function deleteTimer(room: Room, id: string, now: Now): Reduced {
   if (index < 0) return notFound(id);
   if (room.timers.length === 1) return invalid('cannot delete the last timer: the running order always keeps one');
   const timers = room.timers.filter((t) => t.id !== id);
-  const kept = withPassed(room, id, null);
+  const kept = dropActual(withPassed(room, id, null), id);
   if (id !== room.activeTimerId) return { ok: true, room: { ...kept, timers } };
   // The following timer takes over, or the previous one when the last was deleted.
   const successor = (timers[index] ?? timers[index - 1]) as Timer;
@@ -448,6 +458,23 @@ function fromTag(reduced: TagReduced): Reduced {
 
 function fromQuestion(reduced: QuestionReduced): Reduced {
   return reduced.ok ? { ok: true, room: reduced.room } : { ok: false, error: reduced.error };
+}
+
+function fromAux(room: Room, reduced: AuxReduced): Reduced {
+  return reduced.ok ? { ok: true, room: { ...room, aux: reduced.aux } } : invalid(reduced.message);
+}
+
+/** A new run of the show: no actual times, the first timer active at its full time, paused. */
+function resetShow(room: Room, now: Now): Reduced {
+  const first = room.timers[0] as Timer;
+  return { ok: true, room: { ...room, actuals: [], activeTimerId: first.id, transport: pausedAt(fullRemaining(first, now)) } };
+}
+
+function plannedStartProblem(plannedStart: number | null | undefined): string | null {
+  if (plannedStart === undefined || plannedStart === null) return null;
+  return Number.isInteger(plannedStart) && plannedStart >= SCHEDULED_AT_MIN_MS && plannedStart <= SCHEDULED_AT_MAX_MS
+    ? null
+    : `plannedStart: must be a whole number of milliseconds since the epoch from ${SCHEDULED_AT_MIN_MS} to ${SCHEDULED_AT_MAX_MS}, or null for none`;
 }
 
 function reduce(room: Room, command: Command, now: Now): Reduced {
@@ -499,11 +526,13 @@ function reduce(room: Room, command: Command, now: Now): Reduced {
       // A new flash replaces one still going: the screens follow the latest.
       return { ok: true, room: { ...room, flash: { startMonoMs: now.monoMs + FLASH_LEAD_MS, count: command.count } } };
     case 'settings.set': {
-      const { zeroBehavior, autoAdvance, timeZone, clockFormat, chimeAtZero, chimeAtWarning, chimeVolume } = command;
-      const given = [zeroBehavior, autoAdvance, timeZone, clockFormat, chimeAtZero, chimeAtWarning, chimeVolume];
+      const { zeroBehavior, autoAdvance, timeZone, clockFormat, chimeAtZero, chimeAtWarning, chimeVolume, plannedStart } = command;
+      const given = [zeroBehavior, autoAdvance, timeZone, clockFormat, chimeAtZero, chimeAtWarning, chimeVolume, plannedStart];
       if (given.every((value) => value === undefined)) {
-        return invalid('settings: give at least one of zeroBehavior, autoAdvance, timeZone, clockFormat, chimeAtZero, chimeAtWarning or chimeVolume');
+        return invalid('settings: give at least one of zeroBehavior, autoAdvance, timeZone, clockFormat, chimeAtZero, chimeAtWarning, chimeVolume or plannedStart');
       }
+      const startProblem = plannedStartProblem(plannedStart);
+      if (startProblem !== null) return invalid(startProblem);
       if (chimeVolume !== undefined && !(Number.isInteger(chimeVolume) && chimeVolume >= 0 && chimeVolume <= CHIME_VOLUME_MAX)) {
         return invalid(`chimeVolume: must be a whole number from 0 to ${CHIME_VOLUME_MAX} (percent)`);
       }
@@ -519,13 +548,15 @@ function reduce(room: Room, command: Command, now: Now): Reduced {
         chimeAtZero: chimeAtZero ?? room.settings.chimeAtZero,
         chimeAtWarning: chimeAtWarning ?? room.settings.chimeAtWarning,
         chimeVolume: chimeVolume ?? room.settings.chimeVolume,
+        // null is a value here (no planned start), so only a missing field keeps the old one.
+        plannedStart: plannedStart === undefined ? room.settings.plannedStart : plannedStart,
       };
       return { ok: true, room: { ...room, settings } };
     }
     case 'timer.create':
       return createTimer(room, command.id, command.fields, now);
     case 'timer.import':
-      return importTimers(room, command.timers, now);
+      return importTimers(room, command.timers, command.plannedStart, now);
     case 'timer.select': {
       const timer = findTimer(room, command.id);
       if (timer === undefined) return notFound(command.id);
@@ -567,6 +598,22 @@ function reduce(room: Room, command: Command, now: Now): Reduced {
       return fromQuestion(deleteQuestion(room, command.id));
     case 'question.clearAnswered':
       return fromQuestion(clearAnsweredQuestions(room));
+    case 'show.reset':
+      return resetShow(room, now);
+    case 'aux.start':
+      return { ok: true, room: { ...room, aux: startAux(room.aux, nowMonoMs) } };
+    case 'aux.pause':
+      return { ok: true, room: { ...room, aux: pauseAux(room.aux, nowMonoMs) } };
+    case 'aux.toggle':
+      return { ok: true, room: { ...room, aux: room.aux.transport.running ? pauseAux(room.aux, nowMonoMs) : startAux(room.aux, nowMonoMs) } };
+    case 'aux.reset':
+      return { ok: true, room: { ...room, aux: resetAux(room.aux) } };
+    case 'aux.adjust':
+      return fromAux(room, adjustAux(room.aux, command.ms, nowMonoMs));
+    case 'aux.set': {
+      const { duration, appearance, label } = command;
+      return fromAux(room, setAux(room.aux, { ...(duration === undefined ? {} : { duration }), ...(appearance === undefined ? {} : { appearance }), ...(label === undefined ? {} : { label }) }));
+    }
     default: {
       const unknown: never = command;
       throw new Error(`unhandled command ${JSON.stringify(unknown)}`);
@@ -619,7 +666,9 @@ export function applyCommand(room: Room, command: Command, now: Now): Applied {
   if (!reduced.ok) {
     return { room: settled.room === room ? room : bump(settled.room), outcome: { ok: false, error: reduced.error }, time: settled.time };
   }
-  const after = applyDue(holdAtZeroUnderStop(reduced.room), now);
+  // What the command itself did to the show's actual times, at the moment it came.
+  const recorded = recordTransition(settled.room, reduced.room, now.wallMs);
+  const after = applyDue(holdAtZeroUnderStop(recorded), now);
   const result = after.room;
   return {
     room: sameRoom(room, result) ? room : bump(result),

@@ -3,7 +3,10 @@ import { CHIME_VOLUME_DEFAULT, DURATION_DEFAULT_MS, WARN_AT_DEFAULT_MS } from '.
 
 /** Sound is off until someone turns it on: a room that has always been silent stays so. */
 export const CHIME_DEFAULTS = { chimeAtZero: false, chimeAtWarning: false, chimeVolume: CHIME_VOLUME_DEFAULT } as const;
-import type { DisplaySettings, Room, Timer, TimerFields } from './types.js';
+import type { AuxTimer, DisplaySettings, Room, Timer, TimerFields } from './types.js';
+
+/** The second timer of a new room: a five-minute countdown, paused (a changeover, a speaker's own clock). */
+export const AUX_DEFAULT: AuxTimer = { label: 'Aux', duration: 300_000, appearance: 'countdown', transport: { running: false, remainingMs: 300_000 } };
 
 /** The display as it always looked: white, orange and red digits on black, title, speaker, bar and message. */
 export const DISPLAY_DEFAULTS: DisplaySettings = {
@@ -23,6 +26,9 @@ export const DISPLAY_DEFAULTS: DisplaySettings = {
   showLogo: true,
   showQuestion: true,
   showAskLink: false,
+  showOverUnder: false,
+  showShowEnd: false,
+  showAux: false,
   logo: null,
 };
 
@@ -55,13 +61,15 @@ export function createRoom(firstTimerId: string, timeZone = 'UTC'): Room {
     message: null,
     blackout: false,
     onAir: false,
-    settings: { zeroBehavior: 'continue', autoAdvance: false, timeZone, clockFormat: '24h', ...CHIME_DEFAULTS },
+    settings: { zeroBehavior: 'continue', autoAdvance: false, timeZone, clockFormat: '24h', ...CHIME_DEFAULTS, plannedStart: null },
     flash: null,
     chimeTestMonoMs: null,
     passedSchedules: [],
     tags: [],
     display: DISPLAY_DEFAULTS,
     questions: [],
+    actuals: [],
+    aux: AUX_DEFAULT,
   };
 }
 

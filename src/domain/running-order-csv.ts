@@ -4,10 +4,26 @@
 // = + - @, a tab or a CR as a formula, so the export puts a ' before such a cell
 // (OWASP's CSV-injection advice) and the import takes it off again: every value
 // comes back as it was, and a spreadsheet shows it as text.
+//
+// Instants (scheduledAt, endsAt, plannedStart) are written as ISO 8601 in UTC
+// (2026-05-01T09:30:00.000Z) and read back as ISO 8601 with a zone (Z or an
+// offset such as +02:00) or as milliseconds. A time without a zone is refused, not
+// guessed: the console's preview would read it in the operator's device's zone and
+// the box in its own, so the two could disagree by hours.
+//
+// The show's planned start (the room's settings.plannedStart) is one value for the
+// whole file: the `plannedStart` column, given on the first row only (a value on a
+// later row is refused, so a sorted or pasted file cannot carry two). An empty
+// first-row cell says nothing, exactly like a file without the column: the import
+// leaves the room's planned start as it is (an import only adds, it never clears a
+// setting; POST /settings with plannedStart null clears it). So an export of a room
+// with no planned start (an empty cell) imported into an empty room gives one
+// with none, and an export with one gives it back.
 import { APPEARANCES, type Appearance, type Tag, type Timer, type TimerFields } from './types.js';
 import { formatDurationText, parseDurationText } from './duration-text.js';
+import { SCHEDULED_AT_MAX_MS, SCHEDULED_AT_MIN_MS } from './limits.js';
 
-export const CSV_COLUMNS = ['label', 'speaker', 'duration', 'warnAt', 'dangerAt', 'appearance', 'tag', 'scheduledAt', 'endsAt'] as const;
+export const CSV_COLUMNS = ['label', 'speaker', 'duration', 'warnAt', 'dangerAt', 'appearance', 'tag', 'scheduledAt', 'endsAt', 'plannedStart'] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 /** A file needs these; the others may be left out (and then take POST /timers' defaults). */
 const REQUIRED_COLUMNS: readonly Column[] = ['duration'];
@@ -18,7 +34,10 @@ export interface CsvTimer {
   readonly fields: TimerFields;
 }
 
-export type CsvResult = { readonly ok: true; readonly rows: readonly CsvTimer[] } | { readonly ok: false; readonly error: string };
+/** `plannedStart`: the show's planned start the file gives (first row), undefined when it says nothing. */
+export type CsvResult =
+  | { readonly ok: true; readonly rows: readonly CsvTimer[]; readonly plannedStart: number | undefined }
+  | { readonly ok: false; readonly error: string };
 
 interface Record {
   readonly line: number;
@@ -82,14 +101,59 @@ function parseCsvDuration(text: string): number | null {
   return parseDurationText(trimmed);
 }
 
-/** An instant as the export writes it (ISO 8601) or milliseconds; null when empty, undefined when neither. */
-function parseInstant(text: string): number | null | undefined {
+type Instant = { readonly ok: true; readonly ms: number | null } | { readonly ok: false; readonly why: string };
+
+const INSTANT_HINT = 'write an ISO date-time with its zone (2026-05-01T09:30:00Z, or 2026-05-01T11:30:00+02:00) or milliseconds, as the export writes it';
+
+/** ISO 8601 date and time with a zone: `T` or a space between them, seconds and their fraction optional. */
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:(Z)|([+-])(\d{2})(?::?(\d{2}))?)?$/i;
+
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const daysIn = (year: number, month: number): number => (month === 2 && isLeap(year) ? 29 : (MONTH_DAYS[month - 1] ?? 0));
+
+/**
+ * An instant as the export writes it (ISO 8601) or milliseconds; null when empty.
+ * Checked field by field rather than left to Date.parse, which rolls 31 February over
+ * into March and reads a time without a zone in the local zone of whichever machine runs it.
+ */
+function parseInstant(text: string): Instant {
   const trimmed = text.trim();
-  if (trimmed === '') return null;
-  if (/^\d{1,15}$/.test(trimmed)) return Number(trimmed);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(trimmed)) return undefined;
-  const ms = Date.parse(trimmed);
-  return Number.isNaN(ms) ? undefined : ms;
+  if (trimmed === '') return { ok: true, ms: null };
+  let ms: number;
+  if (/^\d{1,15}$/.test(trimmed)) ms = Number(trimmed);
+  else {
+    const m = ISO_INSTANT.exec(trimmed);
+    if (m === null) return { ok: false, why: `"${trimmed}" is not a date-time: ${INSTANT_HINT}` };
+    // Page code too (the console's preview): no destructuring, which esbuild cannot lower for Safari 12.
+    const n = (i: number): number => Number(m[i] ?? '0');
+    const year = n(1);
+    const month = n(2);
+    const day = n(3);
+    const hour = n(4);
+    const minute = n(5);
+    const second = n(6);
+    if (m[8] === undefined && m[9] === undefined) {
+      return { ok: false, why: `"${trimmed}" has no time zone: end it with Z for UTC or an offset such as +02:00 (the export writes UTC: 2026-05-01T09:30:00.000Z)` };
+    }
+    const offsetHours = n(10);
+    const offsetMinutes = n(11);
+    if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) {
+      return { ok: false, why: `"${trimmed}" is not a real date and time (month 01-12, a day the month has, hours 00-23, minutes and seconds 00-59)` };
+    }
+    // The first three digits of a fraction are the milliseconds; finer ones are dropped.
+    const millis = Number(((m[7] ?? '') + '000').slice(0, 3));
+    const date = new Date(0);
+    // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+    date.setUTCFullYear(year, month - 1, day);
+    date.setUTCHours(hour, minute, second, millis);
+    const sign = m[9] === '-' ? -1 : 1;
+    ms = date.getTime() - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
+  }
+  if (ms < SCHEDULED_AT_MIN_MS || ms > SCHEDULED_AT_MAX_MS) {
+    return { ok: false, why: `"${trimmed}" is out of range: give an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z` };
+  }
+  return { ok: true, ms };
 }
 
 function isAppearance(value: string): value is Appearance {
@@ -111,6 +175,7 @@ export function parseRunningOrderCsv(text: string, tags: readonly Tag[]): CsvRes
   }
   for (const column of REQUIRED_COLUMNS) if (!index.has(column)) return { ok: false, error: `line ${header.line}: the header needs a ${column} column` };
   const rows: CsvTimer[] = [];
+  let plannedStart: number | undefined;
   for (const record of records.slice(1)) {
     const given = (column: Column): boolean => index.has(column);
     const at = (column: Column): string => {
@@ -120,6 +185,15 @@ export function parseRunningOrderCsv(text: string, tags: readonly Tag[]): CsvRes
     const refuse = (column: Column, why: string): CsvResult => ({ ok: false, error: `line ${record.line}, ${column}: ${why}` });
     if (record.cells.length !== header.cells.length) {
       return { ok: false, error: `line ${record.line}: ${record.cells.length} fields where the header has ${header.cells.length}` };
+    }
+    const first = rows[0];
+    if (first === undefined) {
+      // The first row: an empty cell, like no column, leaves the room's planned start as it is.
+      const instant = parseInstant(at('plannedStart'));
+      if (!instant.ok) return refuse('plannedStart', instant.why);
+      if (instant.ms !== null) plannedStart = instant.ms;
+    } else if (at('plannedStart') !== '') {
+      return refuse('plannedStart', `the show's planned start is given once, on the first row (line ${first.line}): put "${at('plannedStart')}" there and leave this cell empty`);
     }
     const duration = parseCsvDuration(at('duration'));
     if (duration === null || duration <= 0) return refuse('duration', `"${at('duration')}" is not a duration: write mm:ss, h:mm:ss or milliseconds`);
@@ -141,13 +215,13 @@ export function parseRunningOrderCsv(text: string, tags: readonly Tag[]): CsvRes
     for (const column of ['scheduledAt', 'endsAt'] as const) {
       if (!given(column)) continue;
       const instant = parseInstant(at(column));
-      if (instant === undefined) return refuse(column, `"${at(column)}" is not an ISO date-time (2026-05-01T09:30:00Z) or milliseconds`);
-      fields[column] = instant;
+      if (!instant.ok) return refuse(column, instant.why);
+      fields[column] = instant.ms;
     }
     rows.push({ line: record.line, fields });
   }
   if (rows.length === 0) return { ok: false, error: 'the file has a header but no rows' };
-  return { ok: true, rows };
+  return { ok: true, rows, plannedStart };
 }
 
 /** A cell a spreadsheet would run as a formula: = + - @, a tab or a CR first, after any quote marks. */
@@ -169,10 +243,14 @@ function quote(cell: string): string {
 
 const instantText = (ms: number | null): string => (ms === null ? '' : new Date(ms).toISOString());
 
-/** The same columns as the import reads, so an export imports back unchanged. */
-export function formatRunningOrderCsv(timers: readonly Timer[], tags: readonly Tag[]): string {
+/**
+ * The same columns as the import reads, so an export imports back unchanged; the
+ * show's planned start (the room's settings.plannedStart) on the first row only.
+ */
+export function formatRunningOrderCsv(timers: readonly Timer[], tags: readonly Tag[], plannedStart: number | null): string {
   const lines = [CSV_COLUMNS.join(',')];
-  for (const timer of timers) {
+  for (let row = 0; row < timers.length; row += 1) {
+    const timer = timers[row] as Timer;
     const tag = timer.tagId === null ? undefined : tags.find((known) => known.id === timer.tagId);
     lines.push(
       [
@@ -185,6 +263,7 @@ export function formatRunningOrderCsv(timers: readonly Timer[], tags: readonly T
         tag === undefined ? '' : tag.name,
         instantText(timer.scheduledAt),
         instantText(timer.endsAt),
+        row === 0 ? instantText(plannedStart) : '',
       ]
         .map((cell) => quote(neutralised(cell)))
         .join(','),

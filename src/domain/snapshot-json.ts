@@ -8,7 +8,7 @@
 // the measurement.
 
 /** Snapshot fields whose value is an object held by the room itself (not made per snapshot). */
-const ROOM_OWNED = new Set(['timers', 'tags', 'settings', 'display', 'questions', 'message']);
+const ROOM_OWNED = new Set(['timers', 'tags', 'settings', 'display', 'questions', 'message', 'actuals']);
 
 /** `,"name":text` of room-owned objects by identity (and the field they were met under); a replaced object is collected with its text. */
 const texts = new WeakMap<object, { readonly key: string; readonly field: string }>();

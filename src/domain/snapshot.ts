@@ -4,7 +4,22 @@
 import { CHIME_TEST_SHOWN_MS, FLASH_PERIOD_MS } from './limits.js';
 import { shownQuestion, type ShownQuestion } from './questions.js';
 import { activeTimer, remainingAt } from './room.js';
-import type { DisplaySettings, Message, Question, Room, Settings, Tag, Timer, ZeroBehavior } from './types.js';
+import { auxRemainingAt } from './aux.js';
+import { scheduleOf, type Schedule } from './schedule.js';
+import type { Actual, AuxAppearance, AuxTimer, DisplaySettings, Message, Question, Room, Settings, Tag, Timer, ZeroBehavior } from './types.js';
+
+/** The second timer as the snapshot carries it: the same transport fields as the main one. */
+export interface AuxSnapshot {
+  readonly label: string;
+  readonly duration: number;
+  readonly appearance: AuxAppearance;
+  readonly running: boolean;
+  /** Running: when it reaches zero, on the server's wall clock. */
+  readonly endAt: number | null;
+  readonly remainingAtPause: number | null;
+  /** At `serverNow`; negative is overrun. A count-up shows `duration - remaining`. */
+  readonly remaining: number;
+}
 
 export interface Snapshot {
   readonly seq: number;
@@ -42,13 +57,31 @@ export interface Snapshot {
    * panels). Absent from what the viewer link and the kiosk get (publicSnapshot).
    */
   readonly questions?: readonly Question[];
+  /** What actually happened: each timer's first start and last end, since the last show reset. */
+  readonly actuals: readonly Actual[];
+  readonly aux: AuxSnapshot;
+  /**
+   * The schedule at `serverNow` (planned, actual and projected times, the offset).
+   * In GET /state and every answer; the push streams leave it out, since it is
+   * derived from the fields they carry: a client computes it with scheduleOf()
+   * at its estimate of the server's time, so it follows the clock between events.
+   */
+  readonly schedule?: Schedule;
 }
 
+/** The snapshot as a push stream carries it: no schedule (derived, and it would grow every event by a row per timer). */
+export type StreamSnapshot = Omit<Snapshot, 'schedule'>;
+
 /** The snapshot as the viewer link and the kiosk get it: the shown question only, none of the others. */
-export type PublicSnapshot = Omit<Snapshot, 'questions'>;
+export type PublicSnapshot = Omit<StreamSnapshot, 'questions'>;
+
+export function streamSnapshot(snapshot: Snapshot): StreamSnapshot {
+  const { schedule: _schedule, ...rest } = snapshot;
+  return rest;
+}
 
 export function publicSnapshot(snapshot: Snapshot): PublicSnapshot {
-  const { questions: _questions, ...rest } = snapshot;
+  const { questions: _questions, schedule: _schedule, ...rest } = snapshot;
   return rest;
 }
 
@@ -66,7 +99,7 @@ export function toSnapshot(room: Room, nowMonoMs: number, wallNowMs: number): Sn
   const serverNow = Math.round(wallNowMs);
   const remaining = Math.round(remainingAt(room, nowMonoMs));
   const timer = activeTimer(room);
-  return {
+  const snapshot: Snapshot = {
     seq: room.seq,
     serverNow,
     running: room.transport.running,
@@ -95,6 +128,22 @@ export function toSnapshot(room: Room, nowMonoMs: number, wallNowMs: number): Sn
         : serverNow + Math.round(room.chimeTestMonoMs - nowMonoMs),
     shownQuestion: shownQuestion(room),
     questions: room.questions,
+    actuals: room.actuals,
+    aux: auxSnapshot(room.aux, nowMonoMs, serverNow),
+  };
+  return { ...snapshot, schedule: scheduleOf(snapshot, serverNow) };
+}
+
+export function auxSnapshot(aux: AuxTimer, nowMonoMs: number, serverNow: number): AuxSnapshot {
+  const remaining = Math.round(auxRemainingAt(aux, nowMonoMs));
+  return {
+    label: aux.label,
+    duration: aux.duration,
+    appearance: aux.appearance,
+    running: aux.transport.running,
+    endAt: aux.transport.running ? serverNow + remaining : null,
+    remainingAtPause: aux.transport.running ? null : remaining,
+    remaining,
   };
 }
 

@@ -62,6 +62,12 @@ export interface DisplaySettings {
   readonly showQuestion: boolean;
   /** The audience link's QR code and address in a corner, for a lobby screen or a slide (default off). */
   readonly showAskLink: boolean;
+  /** How far ahead or behind the show is ("4:20 behind"), from the schedule (default off). */
+  readonly showOverUnder: boolean;
+  /** When the show is projected to end, as a time of day (default off). */
+  readonly showShowEnd: boolean;
+  /** The second timer (aux) in its own small area (default off). */
+  readonly showAux: boolean;
   /**
    * The uploaded logo's version, `<hash>.<ext>` (png, jpg, svg, webp), or null: the screens load
    * `/logo/<version>`, so a new logo is a new URL (no stale cache). Set only by `display.logo`.
@@ -114,6 +120,37 @@ export interface Settings {
   readonly chimeAtWarning: boolean;
   /** 0 to 100. */
   readonly chimeVolume: number;
+  /**
+   * When the show is planned to begin, wall-clock ms since the epoch, or null: the
+   * first timer's planned start, from which the schedule is derived (schedule.ts).
+   */
+  readonly plannedStart: number | null;
+}
+
+/**
+ * What actually happened to a timer during the show, wall-clock ms since the epoch:
+ * when it first ran, and when it was last left for another timer or stopped at zero
+ * (null while it is the one on, or before it ended). Cleared by `show.reset`.
+ */
+export interface Actual {
+  readonly timerId: string;
+  readonly startedAt: number;
+  readonly endedAt: number | null;
+}
+
+export const AUX_APPEARANCES = ['countdown', 'countup'] as const;
+export type AuxAppearance = (typeof AUX_APPEARANCES)[number];
+
+/**
+ * The second timer, beside the running order: its own duration and transport,
+ * never moved by `next`, auto-advance, the zero behaviour or a scheduled start.
+ * A countdown runs on into overrun; a count-up shows the time since its start.
+ */
+export interface AuxTimer {
+  readonly label: string;
+  readonly duration: number;
+  readonly appearance: AuxAppearance;
+  readonly transport: Transport;
 }
 
 /**
@@ -170,6 +207,9 @@ export interface Room {
   readonly display: DisplaySettings;
   /** Audience questions, oldest first; at most MAX_QUESTIONS. */
   readonly questions: readonly Question[];
+  /** What actually happened, one entry per timer that has run since the last `show.reset`, in the order they first ran. */
+  readonly actuals: readonly Actual[];
+  readonly aux: AuxTimer;
 }
 
 /** The editable fields of a timer, as the update operations take them. */
@@ -212,6 +252,8 @@ export type Command =
       readonly chimeAtZero?: boolean;
       readonly chimeAtWarning?: boolean;
       readonly chimeVolume?: number;
+      /** null clears it. */
+      readonly plannedStart?: number | null;
     }
   | { readonly type: 'chime.test' }
   | { readonly type: 'display.set'; readonly display: Partial<DisplaySettings> }
@@ -219,7 +261,12 @@ export type Command =
   | { readonly type: 'display.logo'; readonly logo: string | null }
   | { readonly type: 'timer.create'; readonly id: string; readonly fields: TimerFields }
   /** Timers appended at the end, all of them or none: one change (CSV import, POST /timers/import). */
-  | { readonly type: 'timer.import'; readonly timers: readonly { readonly id: string; readonly fields: TimerFields }[] }
+  | {
+      readonly type: 'timer.import';
+      readonly timers: readonly { readonly id: string; readonly fields: TimerFields }[];
+      /** The show's planned start, when the file gives one (a CSV's `plannedStart` column): set in the same step. */
+      readonly plannedStart?: number | null;
+    }
   | { readonly type: 'timer.select'; readonly id: string }
   /** Select and start in one step (a running-order row's start button): one command, so no other console's act lands between them. */
   | { readonly type: 'timer.start'; readonly id: string }
@@ -239,7 +286,17 @@ export type Command =
   | { readonly type: 'question.unshow' }
   | { readonly type: 'question.answered'; readonly id: string }
   | { readonly type: 'question.delete'; readonly id: string }
-  | { readonly type: 'question.clearAnswered' };
+  | { readonly type: 'question.clearAnswered' }
+  /** A new run of the show: the actual times are cleared and the first timer is active, paused at its full time. */
+  | { readonly type: 'show.reset' }
+  | { readonly type: 'aux.start' }
+  | { readonly type: 'aux.pause' }
+  | { readonly type: 'aux.toggle' }
+  /** Back to its duration (a count-up to 0:00), paused. */
+  | { readonly type: 'aux.reset' }
+  | { readonly type: 'aux.adjust'; readonly ms: number }
+  /** A new duration resets it (paused at the new duration); label and appearance keep the time where it is. */
+  | { readonly type: 'aux.set'; readonly duration?: number; readonly appearance?: AuxAppearance; readonly label?: string };
 
 export type CommandType = Command['type'];
 

@@ -1,10 +1,11 @@
-// What OSC feedback says about the room at a server instant, and when that next
-// changes by time alone. Pure. The display string is the screen's own
+// What OSC feedback says about the room at a server instant (the schedule and the
+// aux timer included), and when that next changes by time alone. Pure. The display string is the screen's own
 // (src/client/face.ts): what a surface shows matches the HDMI screen to the
 // character, and it changes on the same server-side second boundaries.
 import type { Snapshot } from '../domain/snapshot.js';
 import { faceAt, type Tone } from '../client/face.js';
 import type { OscValueOut } from './osc-packet.js';
+import { scheduleValuesAt, type ScheduleValues } from './schedule-values.js';
 
 /** The screen's tone in words a lighting desk's macro can match: overrun from 0:00 on, as the screen turns red. */
 export type Phase = 'normal' | 'warning' | 'overrun';
@@ -23,11 +24,16 @@ export interface FeedbackValues {
   readonly message: string;
   /** The label of the next timer in the running order; empty on the last. */
   readonly nextLabel: string;
+  /** Where the show stands against its plan, and the aux timer (schedule-values.ts). */
+  readonly schedule: ScheduleValues;
 }
 
 export interface FeedbackAt {
   readonly values: FeedbackValues;
-  /** The server instant (ms since epoch) at which the display string or the phase next changes; null: not by itself. */
+  /**
+   * The server instant (ms since epoch) at which the display string, the phase, the
+   * schedule's values or the aux digits next change; null: not by themselves.
+   */
   readonly nextChangeAt: number | null;
 }
 
@@ -54,6 +60,7 @@ export function feedbackAt(snapshot: Snapshot): FeedbackAt {
   // flashing message changes what the screen draws, not the time a surface shows.
   const { face, nextChangeAt } = faceAt({ ...snapshot, blackout: false, message: null }, snapshot.serverNow);
   const index = snapshot.timers.findIndex((timer) => timer.id === snapshot.activeTimerId);
+  const schedule = scheduleValuesAt(snapshot);
   return {
     values: {
       remaining: face.time,
@@ -66,9 +73,16 @@ export function feedbackAt(snapshot: Snapshot): FeedbackAt {
       speaker: snapshot.activeSpeaker,
       message: snapshot.message?.text ?? '',
       nextLabel: index < 0 ? '' : (snapshot.timers[index + 1]?.label ?? ''),
+      schedule: schedule.values,
     },
-    nextChangeAt,
+    nextChangeAt: nextChangeAt === null ? schedule.nextChangeAt : schedule.nextChangeAt === null ? nextChangeAt : Math.min(nextChangeAt, schedule.nextChangeAt),
   };
+}
+
+/** What moves with the clock alone, as text: a timer re-sends the update only when this changed. */
+export function timedSignature(values: FeedbackValues): string {
+  const s = values.schedule;
+  return [values.remaining, values.phase, s.offsetSigned, s.showEnd, s.aux].join('\u0000');
 }
 
 export const FEEDBACK_PREFIX = '/showclock/state/';
@@ -87,5 +101,15 @@ export function feedbackMessages(values: FeedbackValues): readonly (readonly [ad
     [`${FEEDBACK_PREFIX}speaker`, values.speaker],
     [`${FEEDBACK_PREFIX}message`, values.message],
     [`${FEEDBACK_PREFIX}next_label`, values.nextLabel],
+    [`${FEEDBACK_PREFIX}offset`, values.schedule.offset],
+    [`${FEEDBACK_PREFIX}offset_signed`, values.schedule.offsetSigned],
+    [`${FEEDBACK_PREFIX}offset_text`, values.schedule.offsetText],
+    [`${FEEDBACK_PREFIX}offset_state`, values.schedule.offsetState],
+    [`${FEEDBACK_PREFIX}show_end`, values.schedule.showEnd],
+    [`${FEEDBACK_PREFIX}planned_end`, values.schedule.plannedEnd],
+    [`${FEEDBACK_PREFIX}next_start`, values.schedule.nextStart],
+    [`${FEEDBACK_PREFIX}aux`, values.schedule.aux],
+    [`${FEEDBACK_PREFIX}aux_running`, flag(values.schedule.auxRunning)],
+    [`${FEEDBACK_PREFIX}aux_label`, values.schedule.auxLabel],
   ];
 }

@@ -33,7 +33,7 @@ function plain(name: string, args: readonly FieldName[] = [], required = 0): Osc
   return { name: `/${name}`, op: v1(`v1_${name}`), args, required };
 }
 
-/** `/{name}`: the v1 commands the issue lists, which are the v1 `/{cmd}` commands less `status`. */
+/** `/{name}`: the v1 commands the issue lists (less `status`), the show reset and the aux timer's transport. */
 const SIMPLE: ReadonlyMap<string, OscCommand> = new Map(
   [
     plain('start'),
@@ -51,6 +51,14 @@ const SIMPLE: ReadonlyMap<string, OscCommand> = new Map(
     plain('onair', ['on']),
     plain('toggle_blackout'),
     plain('toggle_onair'),
+    // A new run of the show: the recorded actual times cleared, the first timer ready.
+    plain('show_reset'),
+    // The second timer's transport, named as v1 names it.
+    plain('aux_start'),
+    plain('aux_pause'),
+    plain('aux_toggle'),
+    plain('aux_reset'),
+    plain('aux_adjust', ['ms'], 1),
   ].map((command) => [command.name.slice(1), command]),
 );
 
@@ -60,12 +68,21 @@ const SETTINGS: ReadonlyMap<string, OscCommand> = new Map(
   (['zeroBehavior', 'autoAdvance'] as const).map((field) => [field, { name: `/settings/${field}`, op: v1('v1_settings'), args: [field], required: 1 }]),
 );
 
+/**
+ * `/aux/{field}`: one of the aux timer's set-up fields (v1 `/aux`), one value per
+ * address as a fader or a text field sends it, as for the settings.
+ */
+const AUX_SET: ReadonlyMap<string, OscCommand> = new Map(
+  (['duration', 'appearance', 'label'] as const).map((field) => [field, { name: `/aux/${field}`, op: v1('v1_aux'), args: [field], required: 1 }]),
+);
+
 /** Every command, as the message for an unknown one lists them. */
 export const OSC_COMMAND_NAMES: readonly string[] = [
   ...[...SIMPLE.values()].map((command) => command.name),
   SELECT_BY_ID.name,
   SELECT_BY_INDEX.name,
   ...[...SETTINGS.values()].map((command) => command.name),
+  ...[...AUX_SET.values()].map((command) => command.name),
 ];
 
 export type Resolution =
@@ -110,6 +127,10 @@ function find(path: readonly string[], order: RunningOrder): { command: OscComma
   }
   if (first === 'settings' && path.length === 2 && second !== undefined) {
     const command = SETTINGS.get(second);
+    return command === undefined ? { error: unknownCommand(path) } : { command, id: '' };
+  }
+  if (first === 'aux' && path.length === 2 && second !== undefined) {
+    const command = AUX_SET.get(second);
     return command === undefined ? { error: unknownCommand(path) } : { command, id: '' };
   }
   if (first === 'timer' && path.length === 3 && second !== undefined && second !== '' && third === 'select') {

@@ -1,7 +1,8 @@
 // OSC feedback: the room's state sent to the configured targets (surfaces, desks)
 // as /showclock/state/* messages (feedback-values.ts), on every change and at the
-// server's second boundaries where the display string or the phase changes, and
-// at no other time: nothing is sent while nothing changes. Changes of one
+// server's boundaries where the display string, the phase, the schedule's offset
+// or projected end, or the aux digits change, and at no other time: nothing is
+// sent while nothing changes. Changes of one
 // synchronous burst go out once, as the burst's final state.
 //
 // A target never slows the room: the room's listener only marks the state as
@@ -17,7 +18,7 @@ import type { RoomListener } from '../app/room-service.js';
 import type { OscFeedbackTarget } from '../config/config.js';
 import type { Snapshot } from '../domain/snapshot.js';
 import type { Logger } from '../log/logger.js';
-import { feedbackAt, feedbackMessages, type FeedbackValues } from './feedback-values.js';
+import { feedbackAt, feedbackMessages, timedSignature, type FeedbackValues } from './feedback-values.js';
 import { encodeMessage } from './osc-packet.js';
 
 export interface FeedbackSource {
@@ -35,8 +36,8 @@ export interface DatagramOut {
 export const RELOOKUP_MS = 60_000;
 /** After a failed lookup, the next try waits this long. */
 export const LOOKUP_RETRY_MS = 10_000;
-/** Datagrams waiting for one target beyond which its updates are skipped (about ten updates). */
-export const MAX_IN_FLIGHT = 100;
+/** Datagrams waiting for one target beyond which its updates are skipped (about ten updates of twenty messages). */
+export const MAX_IN_FLIGHT = 200;
 /** A problem with one target is logged at most this often. */
 const WARN_EVERY_MS = 60_000;
 
@@ -109,8 +110,8 @@ export class OscFeedback {
   #pending: { cancel(): void } | null = null;
   #dirty = false;
   #closed = false;
-  /** What was last sent, for the second-boundary check: the display string and the phase. */
-  #shown: { remaining: string; phase: string } | null = null;
+  /** What was last sent of what moves by time alone (timedSignature), for the boundary check. */
+  #shown: string | null = null;
 
   constructor(deps: FeedbackDeps) {
     this.#deps = deps;
@@ -164,16 +165,17 @@ export class OscFeedback {
     });
   }
 
-  /** `changed`: the room changed, so everything is sent; otherwise only when the time shown or the phase moved. */
+  /** `changed`: the room changed, so everything is sent; otherwise only when something that moves with the clock reads differently. */
   #update(changed: boolean): void {
     if (this.#closed) return;
     // Reading the snapshot applies a zero event that fell due, which marks a change: that update sends and re-arms.
     const snapshot = this.#deps.source.snapshot();
     if (!changed && this.#dirty) return;
     const { values, nextChangeAt } = feedbackAt(snapshot);
-    if (changed || this.#shown === null || this.#shown.remaining !== values.remaining || this.#shown.phase !== values.phase) {
+    const shown = timedSignature(values);
+    if (changed || this.#shown !== shown) {
       this.#send(values);
-      this.#shown = { remaining: values.remaining, phase: values.phase };
+      this.#shown = shown;
     }
     this.#arm(nextChangeAt === null ? null : nextChangeAt - snapshot.serverNow);
   }

@@ -40,6 +40,7 @@ export function buttonPanelExamples(origin: string, apiKey: string): readonly { 
     { label: 'Blackout on/off', url: `${base}/toggle_blackout` },
     { label: 'ON AIR on/off', url: `${base}/toggle_onair` },
     { label: 'Flash every screen 3 times', url: `${base}/flash?count=3` },
+    { label: 'Aux timer start / pause', url: `${base}/aux_toggle` },
     { label: 'Message', url: `${base}/message/set?text=Please%20wrap%20up&color=red&bold=1&flash=1` },
     { label: 'Clear message', url: `${base}/message/clear` },
     { label: 'Select a timer', url: `${base}/timer/TIMER_ID/select` },
@@ -115,6 +116,20 @@ function questionsPanelHtml(): string {
 </section>`;
 }
 
+/** The aux timer: a second countdown or count-up beside the running order, its time drawn by the script. */
+function auxPanelHtml(): string {
+  return `<section id="aux" aria-labelledby="h-aux">
+<h2 id="h-aux">Aux timer</h2>
+<div class="row"><span id="aux-time" class="aux-clock" role="timer" aria-label="Aux timer">–</span>
+<button type="button" id="aux-start-pause">Start</button> <button type="button" id="aux-reset">Reset</button>
+<span role="group" aria-label="Adjust the aux timer"><button type="button" data-aux-adjust-ms="-60000">−1 min</button> <button type="button" data-aux-adjust-ms="60000">+1 min</button></span></div>
+<div class="row"><label for="aux-duration">Duration</label> <input id="aux-duration" class="aux-duration-field" type="text" autocomplete="off" spellcheck="false">
+<span role="group" aria-label="The aux timer counts"><button type="button" data-aux-appearance="countdown" aria-pressed="false">Countdown</button> <button type="button" data-aux-appearance="countup" aria-pressed="false">Count up</button></span></div>
+<div class="row"><label for="aux-label">Label</label> <input id="aux-label" class="aux-label-field" type="text" maxlength="200" placeholder="e.g. Changeover" autocomplete="off"></div>
+<p class="hint">Apart from the running order: Next never moves it. A new duration resets it. The screens show it when Display › Show › Aux timer is on.</p>
+</section>`;
+}
+
 const ADJUSTS_MS = [-300_000, -60_000, -10_000, 10_000, 60_000, 300_000] as const;
 
 function adjustButton(ms: number): string {
@@ -137,7 +152,7 @@ export function renderControlPage(view: ControlPageView): string {
 <noscript><p>The control console needs JavaScript. The API and the URLs below work without it.</p></noscript>
 <!-- Before main and sticky in the body: the transport stays in view wherever the page is scrolled. -->
 <section id="transport" aria-labelledby="h-transport">
-<h2 id="h-transport">Transport</h2>
+<div class="transport-head"><h2 id="h-transport">Transport</h2><span id="show-line" class="show-line" role="timer" aria-label="Where the show stands"></span></div>
 <div class="row">
 <button type="button" id="start-pause" class="big"><span id="start-pause-text">Start</span><kbd>Space</kbd></button>
 <button type="button" id="reset">Reset</button>
@@ -161,6 +176,7 @@ ${PREVIEW_SCREEN_HTML}
 </div>
 <div class="preview-meta"><span id="pv-state">–</span><span id="pv-coming"></span></div>
 </section>
+${auxPanelHtml()}
 ${displayPanelHtml()}
 </div>
 <div>
@@ -189,6 +205,9 @@ ${questionsPanelHtml()}
 <span role="group" aria-label="Clock format"><button type="button" data-clock-format="24h" aria-pressed="false">24 h</button> <button type="button" data-clock-format="12h" aria-pressed="false">12 h</button></span></div>
 <div class="row" role="group" aria-label="Chime"><button type="button" id="chime-zero" aria-pressed="false">Chime at zero</button> <button type="button" id="chime-warning" aria-pressed="false">Chime at warning</button>
 <label for="chime-volume">Volume</label> <input id="chime-volume" type="range" min="0" max="100" step="5"> <button type="button" id="chime-test">Test chime</button></div>
+<div class="row" role="group" aria-label="The show's schedule"><label for="planned-start">Show starts at</label> <input id="planned-start" type="text" placeholder="19:30" autocomplete="off" spellcheck="false"><button type="button" id="planned-start-set">Set</button><button type="button" id="planned-start-clear">Clear</button>
+<button type="button" id="show-reset">Reset show</button></div>
+<p class="hint">Show starts at: the planned start of the first timer (19:30, 7:30 pm or 2026-11-24 09:00 in the room's time zone; a time without a date is the nearest one); each timer is planned to start when the one before ends, or at its own Starts at. Reset show (press twice) forgets the actual times and makes the first timer active again.</p>
 </section>
 <section aria-labelledby="h-tags">
 <h2 id="h-tags">Tags</h2>
@@ -200,13 +219,14 @@ ${questionsPanelHtml()}
 <section class="wide" aria-labelledby="h-order">
 <h2 id="h-order">Running order</h2>
 <div class="order-wrap"><table>
-<colgroup><col class="w-pos"><col><col><col class="w-dur"><col class="w-warn"><col class="w-warn"><col class="w-at"><col class="w-at"><col class="w-shows"><col class="w-shows"><col class="w-actions"></colgroup>
-<thead><tr><th>#</th><th>Label</th><th>Speaker</th><th>Duration</th><th>Warn at</th><th>Red at</th><th>Starts at</th><th>Ends at</th><th>Shows</th><th>Tag</th><th></th></tr></thead>
+<colgroup><col class="w-pos"><col><col><col class="w-dur"><col class="w-warn"><col class="w-warn"><col class="w-at"><col class="w-at"><col class="w-when"><col class="w-when"><col class="w-shows"><col class="w-shows"><col class="w-actions"></colgroup>
+<thead><tr><th>#</th><th>Label</th><th>Speaker</th><th>Duration</th><th>Warn at</th><th>Red at</th><th>Starts at</th><th>Ends at</th><th title="When it is planned to start">Planned</th><th title="When it started, or ~ when it will start as things stand">Actual</th><th>Shows</th><th>Tag</th><th></th></tr></thead>
 <tbody id="order"></tbody>
 </table></div>
 <div class="row"><button type="button" id="add-timer">+ Add timer</button> <label for="csv-file">Import CSV</label> <input id="csv-file" type="file" accept=".csv,text/csv"> <button type="button" id="csv-import" hidden>Add timers to the end</button> <button type="button" id="csv-export">Export CSV</button></div>
+<p id="order-total" class="order-total"></p>
 <p id="csv-status" class="hint" role="status"></p>
-<p class="hint">Durations: 10:00, 1:30:00, 90s, 5m. Red at 0 is none. Starts at (the timer starts by itself) and Ends at (counts to that time): 19:30, 7:30 pm or 2026-11-24 09:00 in the room's time zone; empty for none. Enter saves a field, Esc undoes it.</p>
+<p class="hint">Durations: 10:00, 1:30:00, 90s, 5m. Red at 0 is none. Starts at (the timer starts by itself) and Ends at (counts to that time): 19:30, 7:30 pm or 2026-11-24 09:00 in the room's time zone; empty for none. Enter saves a field, Esc undoes it. Planned: when each timer is planned to start (Settings › Show starts at); Actual: when it started, or <i>~</i> when it will as things stand.</p>
 </section>
 </main>
 <section class="links" aria-labelledby="h-links">

@@ -21,6 +21,7 @@ import { assetHandler, pagesDirCandidates } from './page-assets.js';
 import { pageResponse } from './page-headers.js';
 import { isLoopback, linkOriginOf } from '../web/request-origin.js';
 import { sameSecret } from '../app/secret-match.js';
+import { viewOptionsProblem } from './display/view-options.js';
 
 export interface ViewerDeps {
   /** The hub every stream shares; main.ts passes the one it closes at shutdown. Made and started here when absent. */
@@ -60,6 +61,20 @@ function askLinkAnswer(c: Context<AppEnv>, deps: ViewerRouteDeps): Response {
   return answer(c, image, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'no-store', 'Content-Security-Policy': SVG_CSP, 'X-Content-Type-Options': 'nosniff' });
 }
 
+/**
+ * The display page, unless its link asks for an option the page does not have
+ * (`?layout=`, `?show=`): then a page saying what to write, rather than a screen
+ * quietly showing the room's layout or the main timer instead.
+ */
+function displayPage(c: Context<AppEnv>, keyInUrl: boolean): Response {
+  const problem = viewOptionsProblem(c.req.query('layout'), c.req.query('show'));
+  if (problem !== null) {
+    addAnswerHeaders(c, { 'Cache-Control': 'no-store' });
+    return refusal(c, 400, 'This screen link asks for an unknown option', problem);
+  }
+  return pageResponse(c, DISPLAY_HTML, { keyInUrl });
+}
+
 /** Mounts the viewer, kiosk and asset routes. */
 export function mountViewer(app: Hono<AppEnv>, deps: ViewerRouteDeps): void {
   const { hub, clientAddress } = deps;
@@ -78,7 +93,7 @@ export function mountViewer(app: Hono<AppEnv>, deps: ViewerRouteDeps): void {
     }
     return handle(c, key);
   };
-  app.get('/view/:viewerKey', viewer('', (c) => pageResponse(c, DISPLAY_HTML, { keyInUrl: true })));
+  app.get('/view/:viewerKey', viewer('', (c) => displayPage(c, true)));
   app.get(
     '/view/:viewerKey/events',
     viewer('/events', (c, key) => {
@@ -100,7 +115,7 @@ export function mountViewer(app: Hono<AppEnv>, deps: ViewerRouteDeps): void {
     }
     return handle(c);
   };
-  app.get('/display', kiosk('', (c) => pageResponse(c, DISPLAY_HTML, { keyInUrl: false })));
+  app.get('/display', kiosk('', (c) => displayPage(c, false)));
   app.get('/display/events', kiosk('/events', (c) => openStream(c, hub, { kind: 'kiosk', stillAllowed: () => true })));
   app.get('/display/time', kiosk('/time', (c) => serverTime(c, deps.service)));
   app.get('/display/ask-link.svg', kiosk('/ask-link.svg', (c) => askLinkAnswer(c, deps)));

@@ -16,7 +16,8 @@
 import type { RoomChange, RoomListener } from '../app/room-service.js';
 import { sameValue } from '../domain/same-value.js';
 import { shownQuestion } from '../domain/questions.js';
-import { publicSnapshot, type PublicSnapshot, type Snapshot } from '../domain/snapshot.js';
+import { publicSnapshot, streamSnapshot, type PublicSnapshot, type StreamSnapshot } from '../domain/snapshot.js';
+import type { Snapshot } from '../domain/snapshot.js';
 import { snapshotDelta } from '../domain/snapshot-delta.js';
 import { encodeChunk, HEARTBEAT, patchEvent, stateEvent } from './sse-format.js';
 import { ResponseClient, type ResponseSink } from './response-client.js';
@@ -95,7 +96,7 @@ export const STALL_LIMIT_MS = 30_000;
 const BASES_KEPT = 4;
 
 /** Recent snapshots of one kind (full or public) by seq: what streams may hold, to make each change's delta from. */
-class Bases<S extends Snapshot | PublicSnapshot> {
+class Bases<S extends StreamSnapshot | PublicSnapshot> {
   readonly #bySeq = new Map<number, S>();
 
   keep(snapshot: S): void {
@@ -154,7 +155,7 @@ export class PushHub {
   #generation = 0;
   #closed = false;
   #serialized = 0;
-  readonly #controlBases = new Bases<Snapshot>();
+  readonly #controlBases = new Bases<StreamSnapshot>();
   readonly #publicBases = new Bases<PublicSnapshot>();
 
   constructor(opts: PushHubOptions) {
@@ -265,7 +266,7 @@ export class PushHub {
 
   #admit<C extends PushClient>(client: C, opts: OpenOptions, admission: Admission): C {
     if (opts.abortConnection !== undefined) this.#aborts.set(client, opts.abortConnection);
-    const snapshot = this.#source.snapshot();
+    const snapshot = streamSnapshot(this.#source.snapshot());
     // The stream's first event is the whole snapshot, kept as a base for the deltas of the next change.
     if (opts.kind === 'control') {
       this.#controlBases.keep(snapshot);
@@ -316,7 +317,7 @@ export class PushHub {
     const publicStale = this.#publicStale;
     this.#publicStale = false;
     if (this.#closed || this.#clients.size === 0) return;
-    const snapshot = this.#source.snapshot();
+    const snapshot = streamSnapshot(this.#source.snapshot());
     // Consoles get every change, questions and all; viewers and the kiosk only what their screens show.
     const control: PushClient[] = [];
     const onScreens: PushClient[] = [];
@@ -334,7 +335,7 @@ export class PushHub {
   }
 
   /** Each client's chunk: the delta from the snapshot it holds (made once per such snapshot), or the whole one. */
-  #chunksFor<S extends Snapshot | PublicSnapshot>(clients: readonly PushClient[], next: S, bases: Bases<S>, sends: [PushClient, PushChunk][]): void {
+  #chunksFor<S extends StreamSnapshot | PublicSnapshot>(clients: readonly PushClient[], next: S, bases: Bases<S>, sends: [PushClient, PushChunk][]): void {
     let whole: PushChunk | null = null;
     const wholeChunk = (): PushChunk => {
       if (whole === null) {

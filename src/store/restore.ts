@@ -7,8 +7,8 @@
 // (engine.ts, applyDueSchedules): running with its end at scheduledAt + duration
 // if that end is still ahead, else left alone and named in the warning.
 import { settleWithEvents, type TimeEvents } from '../domain/engine.js';
-import type { Room } from '../domain/types.js';
-import type { ClockReading, RoomDocument } from './room-document.js';
+import type { Room, Transport } from '../domain/types.js';
+import type { ClockReading, RoomDocument, StoredRoom } from './room-document.js';
 
 export interface Restored {
   readonly room: Room;
@@ -37,16 +37,42 @@ function settled(room: Room, now: ClockReading, downMs: number): Restored {
   return { room: result.room, warning: missedWarning(result.time), downMs, scheduled: result.time };
 }
 
+/**
+ * A kept transport on this run's monotonic clock: running on from its wall-clock
+ * end when the clock can be trusted, else paused at what it had left at the save.
+ */
+function restoredTransport(stored: StoredRoom['transport'], now: ClockReading, savedAtWallMs: number): Transport {
+  if (!stored.running) return { running: false, remainingMs: stored.remainingMs };
+  if (now.wallMs < savedAtWallMs) return { running: false, remainingMs: stored.endWallMs - savedAtWallMs };
+  return { running: true, endMonoMs: now.monoMs + (stored.endWallMs - now.wallMs) };
+}
+
 export function restoreRoom(document: RoomDocument, now: ClockReading): Restored {
   const { room: stored, savedAtWallMs, seqReservedTo } = document;
   // After a crash, changes past the last save may have been published: resume above all of them.
-  const base = { ...stored, seq: Math.max(stored.seq, seqReservedTo), flash: null, chimeTestMonoMs: null };
+  // The aux timer follows the same rule as the main one: on through the restart, or paused when the clock is not trusted.
+  const aux = { ...stored.aux, transport: restoredTransport(stored.aux.transport, now, savedAtWallMs) };
+  const base = { ...stored, seq: Math.max(stored.seq, seqReservedTo), flash: null, chimeTestMonoMs: null, aux };
+  const clockBack = now.wallMs < savedAtWallMs;
   if (!stored.transport.running) {
     const paused: Room = { ...base, transport: { running: false, remainingMs: stored.transport.remainingMs } };
+    if (clockBack && stored.aux.transport.running) {
+      // The aux timer alone went from running to paused: a change of state, so seq moves on, and the log says why.
+      return {
+        room: { ...paused, seq: paused.seq + 1 },
+        warning:
+          `the wall clock (${new Date(now.wallMs).toISOString()}) is earlier than the last save (${new Date(savedAtWallMs).toISOString()}), ` +
+          `so the time the box was off is unknown (no network time yet?): the running aux timer was restored paused at ${aux.transport.running ? 0 : aux.transport.remainingMs} ms, ` +
+          'its remaining time at the last save',
+        downMs: null,
+        scheduled: NOTHING_SCHEDULED,
+      };
+    }
     return settled(paused, now, Math.max(0, now.wallMs - savedAtWallMs));
   }
-  if (now.wallMs < savedAtWallMs) {
+  if (clockBack) {
     const remainingMs = stored.transport.endWallMs - savedAtWallMs;
+    // (Only the main timer's pause is named: it is the one the show runs on; a running aux timer is paused the same way.)
     return {
       // Running -> paused is a change of state, so seq moves on.
       room: { ...base, seq: base.seq + 1, transport: { running: false, remainingMs } },

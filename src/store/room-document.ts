@@ -23,11 +23,11 @@ import {
   WARN_AT_MAX_MS,
   WARN_AT_MIN_MS,
 } from '../domain/limits.js';
-import { CHIME_DEFAULTS, DISPLAY_DEFAULTS } from '../domain/room.js';
+import { AUX_DEFAULT, CHIME_DEFAULTS, DISPLAY_DEFAULTS } from '../domain/room.js';
 import { ELEMENT_SWITCHES, LOGO_VERSION_PATTERN, TIME_SIZE_MAX, TIME_SIZE_MIN } from '../domain/display-settings.js';
 import { booleanFields } from '../schema/boolean-fields.js';
 import { boxTimeZone } from '../app/box-time-zone.js';
-import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, ZERO_BEHAVIORS, type Room } from '../domain/types.js';
+import { APPEARANCES, AUX_APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, ZERO_BEHAVIORS, type Room, type Transport } from '../domain/types.js';
 
 /**
  * Raise when the shape changes; an older service refuses a newer file rather than overwrite it.
@@ -38,8 +38,11 @@ import { APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_S
  * are still read: they had no tags, so the room has none and every timer's `tagId` is cleared
  * (none could be set), and the display looks as it always did (the defaults).
  * 4: the room keeps its audience `questions`. Versions 1 to 3 are still read: they had none.
+ * 5: settings have `plannedStart`; the room keeps its `actuals` (what happened during the show)
+ * and the second timer `aux` (its transport kept as the main one's). Versions 1 to 4 are still
+ * read: no planned start, nothing recorded, and the aux timer of a new room.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * The schemas of the room file, made for each read and dropped after it: a box
@@ -139,6 +142,10 @@ function documentSchemas() {
     // Absent from a file written before audience questions: the defaults.
     showQuestion: z._default(z.boolean(), true),
     showAskLink: z._default(z.boolean(), false),
+    // Absent from a file written before the schedule and the aux timer (issue 29): off.
+    showOverUnder: z._default(z.boolean(), false),
+    showShowEnd: z._default(z.boolean(), false),
+    showAux: z._default(z.boolean(), false),
     logo: z._default(z.nullable(z.string().check(z.regex(LOGO_VERSION_PATTERN))), null),
   });
 
@@ -162,9 +169,35 @@ function documentSchemas() {
     if (room.questions.filter((q) => q.state === 'shown').length > 1) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'more than one question is shown' });
   }
 
+  const roomFieldsV4 = { ...roomFieldsV3, questions: z.array(QuestionSchema).check(z.maxLength(MAX_QUESTIONS)) };
+
+  const StoredRoomSchemaV4 = () => z.object(roomFieldsV4).check(z.superRefine(checkRoom), z.superRefine(checkTags), z.superRefine(checkQuestions));
+
+  const ActualSchema = z.object({ timerId: z.string(), startedAt: wholeMs, endedAt: z.nullable(wholeMs) });
+
+  const AuxSchema = z.object({
+    label: chars(LABEL_MAX_CHARS),
+    duration: wholeMsIn(DURATION_MIN_MS, DURATION_MAX_MS),
+    appearance: z.enum(AUX_APPEARANCES),
+    transport: StoredTransportSchema,
+  });
+
+  /** Actual times only of timers in the running order, once each: a file where not was not written by this service. */
+  function checkActuals(room: { timers: readonly { id: string }[]; actuals: readonly { timerId: string }[] }, ctx: z.core.$RefinementCtx): void {
+    const ids = new Set(room.timers.map((t) => t.id));
+    const timerIds = room.actuals.map((a) => a.timerId);
+    if (new Set(timerIds).size !== timerIds.length) ctx.addIssue({ code: 'custom', path: ['actuals'], message: 'two entries for one timer' });
+    if (timerIds.some((id) => !ids.has(id))) ctx.addIssue({ code: 'custom', path: ['actuals'], message: 'a timer that is not in the running order' });
+  }
+
   const StoredRoomSchema = z
-    .object({ ...roomFieldsV3, questions: z.array(QuestionSchema).check(z.maxLength(MAX_QUESTIONS)) })
-    .check(z.superRefine(checkRoom), z.superRefine(checkTags), z.superRefine(checkQuestions));
+    .object({
+      ...roomFieldsV4,
+      settings: z.extend(roomFieldsV4.settings, { plannedStart: z.nullable(wholeMs) }),
+      actuals: z.array(ActualSchema),
+      aux: AuxSchema,
+    })
+    .check(z.superRefine(checkRoom), z.superRefine(checkTags), z.superRefine(checkQuestions), z.superRefine(checkActuals));
 
   const documentFields = {
     savedAtWallMs: wholeMs,
@@ -177,11 +210,29 @@ function documentSchemas() {
 
   const RoomDocumentSchema = z.object({ schemaVersion: z.literal(SCHEMA_VERSION), ...documentFields, room: StoredRoomSchema });
 
+  /** What a file from before the schedule and the aux timer lacks: no planned start, nothing recorded, a new room's aux timer. */
+  const beforeSchedule = { actuals: [], aux: { ...AUX_DEFAULT, transport: { running: false as const, remainingMs: AUX_DEFAULT.duration } } };
+
+  /** Version 4, read and brought up to the current shape. */
+  const RoomDocumentSchemaV4 = () =>
+    z.pipe(
+      z.object({ schemaVersion: z.literal(4), ...documentFields, room: StoredRoomSchemaV4() }),
+      z.transform((v4): z.infer<typeof RoomDocumentSchema> => ({
+        ...v4,
+        schemaVersion: SCHEMA_VERSION,
+        room: { ...v4.room, settings: { ...v4.room.settings, plannedStart: null }, ...beforeSchedule },
+      })),
+    );
+
   /** Version 3, read and brought up to the current shape: no questions yet. */
   const RoomDocumentSchemaV3 = () =>
     z.pipe(
       z.object({ schemaVersion: z.literal(3), ...documentFields, room: StoredRoomSchemaV3() }),
-      z.transform((v3): z.infer<typeof RoomDocumentSchema> => ({ ...v3, schemaVersion: SCHEMA_VERSION, room: { ...v3.room, questions: [] } })),
+      z.transform((v3): z.infer<typeof RoomDocumentSchema> => ({
+        ...v3,
+        schemaVersion: SCHEMA_VERSION,
+        room: { ...v3.room, settings: { ...v3.room.settings, plannedStart: null }, questions: [], ...beforeSchedule },
+      })),
     );
 
   /** Version 2, read and brought up to the current shape: no tags yet, so no timer carries one. */
@@ -191,7 +242,15 @@ function documentSchemas() {
       z.transform((v2): z.infer<typeof RoomDocumentSchema> => ({
         ...v2,
         schemaVersion: SCHEMA_VERSION,
-        room: { ...v2.room, timers: v2.room.timers.map((t) => ({ ...t, tagId: null })), tags: [], display: { ...DISPLAY_DEFAULTS }, questions: [] },
+        room: {
+          ...v2.room,
+          settings: { ...v2.room.settings, plannedStart: null },
+          timers: v2.room.timers.map((t) => ({ ...t, tagId: null })),
+          tags: [],
+          display: { ...DISPLAY_DEFAULTS },
+          questions: [],
+          ...beforeSchedule,
+        },
       })),
     );
 
@@ -203,16 +262,17 @@ function documentSchemas() {
           ...v1.room,
           timers: v1.room.timers.map((t) => ({ ...t, endsAt: null, dangerAt: 0, tagId: null })),
           // The room had no zone of its own: the box's, as a new room gets.
-          settings: { ...v1.room.settings, timeZone: boxTimeZone(), clockFormat: '24h' as const, ...CHIME_DEFAULTS },
+          settings: { ...v1.room.settings, timeZone: boxTimeZone(), clockFormat: '24h' as const, ...CHIME_DEFAULTS, plannedStart: null },
           passedSchedules: [],
           tags: [],
           display: { ...DISPLAY_DEFAULTS },
           questions: [],
+          ...beforeSchedule,
         },
       })),
     );
 
-  return { RoomDocumentSchema, RoomDocumentSchemaV1, RoomDocumentSchemaV2, RoomDocumentSchemaV3 };
+  return { RoomDocumentSchema, RoomDocumentSchemaV1, RoomDocumentSchemaV2, RoomDocumentSchemaV3, RoomDocumentSchemaV4 };
 }
 
 type DocumentSchema = ReturnType<typeof documentSchemas>['RoomDocumentSchema'];
@@ -229,15 +289,28 @@ export interface ClockReading {
 export function toDocument(room: Room, now: ClockReading, seqReservedTo: number): RoomDocument {
   // A flash is over within seconds and its instant is monotonic: it is not kept.
   const { flash: _flash, chimeTestMonoMs: _chimeTest, ...kept } = room;
-  const transport = room.transport.running
-    ? { running: true as const, endWallMs: Math.round(now.wallMs + (room.transport.endMonoMs - now.monoMs)) }
-    : { running: false as const, remainingMs: Math.round(room.transport.remainingMs) };
   return {
     schemaVersion: SCHEMA_VERSION,
     savedAtWallMs: Math.round(now.wallMs),
     seqReservedTo: Math.max(seqReservedTo, room.seq),
-    room: { ...kept, timers: [...room.timers], passedSchedules: [...room.passedSchedules], tags: [...room.tags], questions: [...room.questions], transport },
+    room: {
+      ...kept,
+      timers: [...room.timers],
+      passedSchedules: [...room.passedSchedules],
+      tags: [...room.tags],
+      questions: [...room.questions],
+      actuals: [...room.actuals],
+      transport: storedTransport(room.transport, now),
+      aux: { ...room.aux, transport: storedTransport(room.aux.transport, now) },
+    },
   };
+}
+
+/** A running transport kept as its wall-clock end (the monotonic clock means nothing after a restart). */
+function storedTransport(transport: Transport, now: ClockReading): StoredRoom['transport'] {
+  return transport.running
+    ? { running: true as const, endWallMs: Math.round(now.wallMs + (transport.endMonoMs - now.monoMs)) }
+    : { running: false as const, remainingMs: Math.round(transport.remainingMs) };
 }
 
 export function serializeDocument(document: RoomDocument): string {
@@ -261,10 +334,15 @@ export function parseDocument(text: string): DocumentRead {
     return { kind: 'newer', schemaVersion: version };
   }
   const schemas = documentSchemas();
-  const older = version === 1 ? schemas.RoomDocumentSchemaV1() : version === 2 ? schemas.RoomDocumentSchemaV2() : version === 3 ? schemas.RoomDocumentSchemaV3() : null;
+  const older =
+    version === 1 ? schemas.RoomDocumentSchemaV1()
+    : version === 2 ? schemas.RoomDocumentSchemaV2()
+    : version === 3 ? schemas.RoomDocumentSchemaV3()
+    : version === 4 ? schemas.RoomDocumentSchemaV4()
+    : null;
   const parsed = (older ?? schemas.RoomDocumentSchema).safeParse(json);
   if (!parsed.success) {
-    return { kind: 'damaged', reason: `not a room file of schema version ${version === 1 || version === 2 || version === 3 ? version : SCHEMA_VERSION}: ${describeZodError(parsed.error)}` };
+    return { kind: 'damaged', reason: `not a room file of schema version ${older === null ? SCHEMA_VERSION : String(version)}: ${describeZodError(parsed.error)}` };
   }
   return { kind: 'ok', document: parsed.data };
 }

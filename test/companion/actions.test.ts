@@ -167,6 +167,14 @@ describe('action definitions: options to ModuleAction', () => {
         'timer_move',
         'question_unshow',
         'questions_clear_answered',
+        'show_reset',
+        'aux_start',
+        'aux_pause',
+        'aux_toggle',
+        'aux_reset',
+        'aux_adjust',
+        'aux_adjust_ms',
+        'aux_set',
       ].sort(),
     );
   });

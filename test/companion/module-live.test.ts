@@ -14,6 +14,7 @@ import { actionDefinitions } from '../../src/companion/actions.js';
 import { setupOf } from '../../src/companion/config.js';
 import { ShowclockConnection } from '../../src/companion/connection.js';
 import { feedbackDefinitions } from '../../src/companion/feedbacks.js';
+import { offsetSeconds } from '../../src/domain/schedule-text.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
 import { countdownText } from '../../src/client/face.js';
 import { ensureBundle, serviceEnv, startService, stopService, TEST_API_KEY, type ServiceProcess } from '../e2e/service-process.js';
@@ -304,7 +305,7 @@ describe('the Companion module against the real service', () => {
     expect(m.host.logs.filter((l) => l.value.level === 'error')).toEqual([]);
   });
 
-  it('updates the remaining time once a second, on the server second boundary, and not while paused', async () => {
+  it('updates the remaining time once a second, on the server second boundary, and not while paused (only the schedule moves then)', async () => {
     const s = service as ServiceProcess;
     const m = startModule(s.port);
     await connected(m);
@@ -329,7 +330,51 @@ describe('the Companion module against the real service', () => {
     await waitFor(() => m.host.variables.running === false);
     const pausedSince = performance.now();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(m.host.variableUpdates.filter((u) => u.at >= pausedSince)).toEqual([]);
+    // Paused midway the show runs later by each second (its plan is its first start): the offset
+    // and, at a minute's turn, the projected end move; nothing of the time left does.
+    const SCHEDULE = new Set(['offset', 'offset_text', 'offset_seconds', 'offset_state', 'show_end']);
+    const paused = m.host.variableUpdates.filter((u) => u.at >= pausedSince);
+    expect(paused.length).toBeLessThanOrEqual(3);
+    for (const u of paused) expect(Object.keys(u.value).filter((id) => !SCHEDULE.has(id))).toEqual([]);
+  });
+
+  it('agrees with the API on the offset as the show runs late, to the second, and drives the aux timer', async () => {
+    const s = service as ServiceProcess;
+    const m = startModule(s.port);
+    await connected(m);
+    // A new run, planned to have begun 30 s ago: nothing runs yet, so the show is 30 s behind and counting.
+    await m.fire('show_reset');
+    expect((await direct(s, '/settings', { plannedStart: Date.now() - 30_000 })).status).toBe(200);
+    await waitFor(() => m.host.variables.offset_state === 'behind', 5_000, 'the offset to say behind');
+    const apiSeconds = async () => {
+      const offset = (await serverState(s)).schedule?.offset;
+      if (offset === undefined || offset === null) throw new Error('the API gives no offset');
+      return offsetSeconds(offset);
+    };
+    for (let i = 0; i < 3; i += 1) {
+      // The key read between two readings of the API: the same second as one of them.
+      const before = await apiSeconds();
+      const key = m.host.variables.offset_seconds as number;
+      const after = await apiSeconds();
+      expect(key).toBeGreaterThanOrEqual(before);
+      expect(key).toBeLessThanOrEqual(after);
+      expect(m.host.variables.offset_text).toMatch(/^0:3\d behind$/);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+    }
+    const behind = feedbackDefinitions(m.connection).schedule_offset;
+    expect(await behind?.callback({ id: 'f', type: 'boolean', feedbackId: 'schedule_offset', controlId: 'c', options: { state: 'behind', margin: 10 } }, { parseVariablesInString: async (text: string) => text })).toBe(true);
+
+    await m.fire('aux_set', { duration: '1:00', appearance: 'countdown', label: 'Break' });
+    await m.fire('aux_start');
+    await waitFor(() => m.host.variables.aux_running === true, 5_000, 'the aux to run');
+    expect(m.host.variables).toMatchObject({ aux_label: 'Break', aux_duration: '1:00' });
+    await waitFor(() => m.host.variables.aux_time === '0:58', 5_000, 'the aux to count');
+    await m.fire('aux_pause');
+    await waitFor(() => m.host.variables.aux_running === false, 5_000, 'the aux to pause');
+    const aux = (await serverState(s)).aux;
+    expect(aux).toMatchObject({ label: 'Break', duration: 60_000, running: false });
+    expect(m.host.variables.aux_time).toBe(countdownText(aux.remainingAtPause as number));
+    await direct(s, '/settings', { plannedStart: null });
   });
 
   it('shows "wrong key" for a wrong key and does not retry in a storm', async () => {

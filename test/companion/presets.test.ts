@@ -39,4 +39,21 @@ describe('presets', () => {
     });
     expect(questions.question_text).toMatchObject({ style: { text: '$(sc:question_text)' }, steps: [{ down: [], up: [] }] });
   });
+
+  it('give an offset key, red behind and green ahead, and aux keys that press the aux actions', () => {
+    const byId = Object.fromEntries(buttons);
+    expect(byId.schedule_offset).toMatchObject({
+      category: 'Schedule',
+      style: { text: '$(sc:offset)\nEND $(sc:show_end)' },
+      feedbacks: [
+        { feedbackId: 'schedule_offset', options: { state: 'behind' }, style: { bgcolor: COLOURS.red } },
+        { feedbackId: 'schedule_offset', options: { state: 'ahead' }, style: { bgcolor: COLOURS.green } },
+      ],
+      steps: [{ down: [], up: [] }],
+    });
+    const aux = buttons.filter(([, p]) => p.category === 'Aux timer');
+    const pressed = aux.flatMap(([, p]) => p.steps.flatMap((step) => step.down.map((a) => a.actionId)));
+    expect(new Set(pressed)).toEqual(new Set(['aux_toggle', 'aux_start', 'aux_pause', 'aux_reset', 'aux_adjust', 'aux_set']));
+    expect(byId.aux_toggle).toMatchObject({ style: { text: '$(sc:aux_label)\n$(sc:aux_time)' }, feedbacks: [{ feedbackId: 'aux_running' }, { feedbackId: 'aux_overrun' }] });
+  });
 });

@@ -3,9 +3,10 @@
 // one local timer. Plain numbers for time throughout: a fake monotonic clock and
 // a fake timer queue stand in for performance.now() and setTimeout.
 import { describe, expect, it } from 'vitest';
-import { RoomClock, type Timers } from '../../src/companion/room-clock.js';
+import { RoomClock } from '../../src/companion/room-clock.js';
 import { viewAt, type RoomView } from '../../src/companion/room-view.js';
 import { flagsOf } from '../../src/companion/room-flags.js';
+import { fakeTime } from './fake-time.js';
 import { snapshot, WALL } from './snapshots.js';
 
 describe('viewAt: what a key shows at a server instant', () => {
@@ -46,51 +47,20 @@ describe('viewAt: what a key shows at a server instant', () => {
     expect(v).toMatchObject({ remaining: '8:59', displayTime: '1:01' });
   });
 
-  it('next changes at the next server second boundary, or at warnAt/zero if sooner; never while paused', () => {
+  it('next changes at the next server second boundary, or at warnAt/zero if sooner; paused, only when the show end reads a new minute', () => {
     const s = snapshot({ running: true, remainingMs: 70_500, warnAt: 60_000 });
     expect(viewAt(s, WALL).nextChangeAt).toBe(WALL + 500);
     expect(viewAt(s, WALL + 500).nextChangeAt).toBe(WALL + 1_500);
-    expect(viewAt(snapshot({ running: false, remainingMs: 5_000 }), WALL).nextChangeAt).toBeNull();
+    // Paused, the digits hold, but the show ends later by every second it waits: 5 s left and two
+    // 10-minute timers after it end at 09:20:05, which reads 09:21 when the pause has lasted 55 s.
+    const paused = viewAt(snapshot({ running: false, remainingMs: 5_000 }), WALL);
+    expect(paused.schedule.showEnd).toBe('09:20');
+    expect(paused.nextChangeAt).toBe(WALL + 55_000);
     // A blackout or a flashing message does not stop the count on the keys nor add ticks to it.
     const dark = snapshot({ running: true, remainingMs: 10_000, blackout: true, message: { text: 'x', flash: true, color: 'red', bold: false } });
     expect(viewAt(dark, WALL + 100).nextChangeAt).toBe(WALL + 1_000);
   });
 });
-
-/** A fake timer queue on a fake monotonic clock. */
-function fakeTime(startPerf: number) {
-  let perf = startPerf;
-  let nextId = 1;
-  const pending = new Map<number, { at: number; fn: () => void }>();
-  const timers: Timers = {
-    set(fn, ms) {
-      const id = nextId++;
-      pending.set(id, { at: perf + ms, fn });
-      return id;
-    },
-    clear(handle) {
-      pending.delete(handle as number);
-    },
-  };
-  return {
-    timers,
-    perfNow: () => perf,
-    pendingCount: () => pending.size,
-    nextAt: () => Math.min(...[...pending.values()].map((p) => p.at)),
-    /** Moves the clock on, firing due timers in order. */
-    advance(ms: number) {
-      const until = perf + ms;
-      for (;;) {
-        const due = [...pending.entries()].filter(([, p]) => p.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
-        if (due === undefined) break;
-        pending.delete(due[0]);
-        perf = due[1].at;
-        due[1].fn();
-      }
-      perf = until;
-    },
-  };
-}
 
 describe('RoomClock: offset correction and one timer on second boundaries', () => {
   it("derives the time from serverNow, not from this machine's clock, and wakes on the server's second boundaries", () => {
@@ -141,11 +111,17 @@ describe('RoomClock: offset correction and one timer on second boundaries', () =
     expect(clock.state?.seq).toBe(3);
   });
 
-  it('sets no timer while paused', () => {
+  it('sets no timer for the digits while paused, only one for the minute at which the show end moves on', () => {
     const time = fakeTime(0);
-    const clock = new RoomClock(() => {}, time);
+    const seen: (RoomView | null)[] = [];
+    const clock = new RoomClock((_s, view) => seen.push(view), time);
     clock.accept(snapshot({ running: false, remainingMs: 30_000 }), true);
-    expect(time.pendingCount()).toBe(0);
+    // 30 s left and two 10-minute timers: the show ends at 09:20:30, 09:21 after 30 s of pause.
+    expect(time.pendingCount()).toBe(1);
+    expect(time.nextAt()).toBe(30_000);
+    time.advance(90_000);
+    expect(seen.map((v) => v?.schedule.showEnd)).toEqual(['09:20', '09:21', '09:22']);
+    expect(seen.map((v) => v?.remaining)).toEqual(['0:30', '0:30', '0:30']);
   });
 });
 

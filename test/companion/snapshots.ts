@@ -3,7 +3,7 @@
 // the snapshot, MONO its monotonic clock.
 import { createRoom, newTimer } from '../../src/domain/room.js';
 import { toSnapshot, type Snapshot } from '../../src/domain/snapshot.js';
-import type { Appearance, Message, Question, QuestionState, Room, ZeroBehavior } from '../../src/domain/types.js';
+import type { Actual, Appearance, AuxAppearance, Message, Question, QuestionState, Room, ZeroBehavior } from '../../src/domain/types.js';
 
 export const WALL = Date.UTC(2025, 5, 1, 9, 0, 0);
 const MONO = 50_000;
@@ -25,6 +25,21 @@ export interface SnapshotOptions {
   readonly seq?: number;
   /** The room's audience questions; the snapshot's `shownQuestion` follows from them. */
   readonly questions?: readonly Question[];
+  /** When the show is planned to begin (wall ms); none by default. */
+  readonly plannedStart?: number | null;
+  /** What actually happened (wall ms); nothing by default. */
+  readonly actuals?: readonly Actual[];
+  /** The second timer; paused at its default (5:00) otherwise. */
+  readonly aux?: AuxOptions;
+}
+
+export interface AuxOptions {
+  readonly label?: string;
+  readonly duration?: number;
+  readonly appearance?: AuxAppearance;
+  readonly running?: boolean;
+  /** At WALL; its duration by default. */
+  readonly remainingMs?: number;
 }
 
 /** An audience question as the room keeps it. */
@@ -61,8 +76,22 @@ export function snapshot(opts: SnapshotOptions = {}): Snapshot {
     message: opts.message ?? null,
     blackout: opts.blackout ?? false,
     onAir: opts.onAir ?? false,
-    settings: { ...base.settings, zeroBehavior: opts.zero ?? 'continue', autoAdvance: opts.autoAdvance ?? false },
+    settings: { ...base.settings, zeroBehavior: opts.zero ?? 'continue', autoAdvance: opts.autoAdvance ?? false, plannedStart: opts.plannedStart ?? null },
     questions: opts.questions ?? [],
+    actuals: opts.actuals ?? [],
+    aux: auxOf(base.aux, opts.aux),
   };
   return toSnapshot(room, MONO, WALL);
+}
+
+function auxOf(base: Room['aux'], opts: AuxOptions | undefined): Room['aux'] {
+  if (opts === undefined) return base;
+  const duration = opts.duration ?? base.duration;
+  const remainingMs = opts.remainingMs ?? duration;
+  return {
+    label: opts.label ?? base.label,
+    duration,
+    appearance: opts.appearance ?? base.appearance,
+    transport: opts.running === true ? { running: true, endMonoMs: MONO + remainingMs } : { running: false, remainingMs },
+  };
 }

@@ -50,6 +50,18 @@ describe('variables', () => {
       onair: true,
       zero_behavior: 'stop',
       auto_advance: false,
+      // No planned start and nothing run yet: no plan to be on time against; the show ends when its timers do.
+      offset: '',
+      offset_text: '',
+      offset_seconds: '',
+      offset_state: '',
+      show_end: '09:15',
+      planned_end: '',
+      next_start: '',
+      aux_time: '5:00',
+      aux_label: 'Aux',
+      aux_running: false,
+      aux_duration: '5:00',
       connection: 'connected',
       server_version: '1.0.0',
     });

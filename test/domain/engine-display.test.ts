@@ -98,15 +98,15 @@ describe('blackout and ON AIR', () => {
 
 describe('settings', () => {
   it('a new room runs with continue and no auto-advance', () => {
-    expect(roomOf([60_000]).settings).toEqual({ zeroBehavior: 'continue', autoAdvance: false, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
+    expect(roomOf([60_000]).settings).toEqual({ zeroBehavior: 'continue', autoAdvance: false, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70, plannedStart: null });
   });
 
   it('sets one field and keeps the other', () => {
     const room = roomOf([60_000]);
     const stop = ok(room, { type: 'settings.set', zeroBehavior: 'stop' }, 0);
-    expect(stop.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: false, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
+    expect(stop.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: false, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70, plannedStart: null });
     const both = ok(stop, { type: 'settings.set', autoAdvance: true }, 0);
-    expect(both.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
+    expect(both.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70, plannedStart: null });
     expect(both.seq).toBe(room.seq + 2);
   });
 

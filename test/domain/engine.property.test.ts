@@ -126,7 +126,14 @@ function zeroEventsBy(room: Room, nowMonoMs: number): number {
       assert.equal(next.transport.remainingMs, 0);
       assert.equal(to, from);
     }
-    assert.deepEqual({ ...withoutSeq(next), activeTimerId: '', transport: null }, { ...withoutSeq(current), activeTimerId: '', transport: null });
+    // The timer that was on ended at the zero instant (if it had run); the next one, advanced to, started then.
+    const ended = next.actuals.find((a) => a.timerId === current.activeTimerId);
+    if (ended !== undefined) assert.equal(ended.endedAt, at(due).wallMs);
+    if (next.transport.running) assert.equal(next.actuals.find((a) => a.timerId === next.activeTimerId)?.endedAt, null);
+    assert.deepEqual(
+      { ...withoutSeq(next), activeTimerId: '', transport: null, actuals: null },
+      { ...withoutSeq(current), activeTimerId: '', transport: null, actuals: null },
+    );
     current = next;
     events += 1;
   }

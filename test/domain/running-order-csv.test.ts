@@ -1,5 +1,6 @@
 // The running order's CSV, without a browser: RFC 4180 quoting, every field's
-// refusal naming its line, and an export that imports back unchanged.
+// refusal naming its line, and an export that imports back unchanged, with the
+// show's planned start (first row only) and the hard starts (issue 29).
 import { describe, expect, it } from 'vitest';
 import { createRoom } from '../../src/domain/room.js';
 import type { Tag, Timer } from '../../src/domain/types.js';
@@ -65,14 +66,104 @@ describe('running order CSV export', () => {
       { ...first, id: 'a', label: 'Keynote, "live"', speaker: 'Ada', duration: 1_200_000, warnAt: 120_000, tagId: 'g1', scheduledAt: Date.parse('2026-05-01T09:30:00Z') },
       { ...first, id: 'b', label: 'Q&A', speaker: '', duration: 5_400_500, warnAt: 0, appearance: 'countup', tagId: null, scheduledAt: null },
     ];
-    const text = formatRunningOrderCsv(timers, TAGS);
-    expect(text.split('\r\n')[0]).toBe('label,speaker,duration,warnAt,dangerAt,appearance,tag,scheduledAt,endsAt');
-    expect(text.split('\r\n')[1]).toBe('"Keynote, ""live""",Ada,20:00,2:00,0:00,countdown,Main stage,2026-05-01T09:30:00.000Z,');
+    const text = formatRunningOrderCsv(timers, TAGS, null);
+    expect(text.split('\r\n')[0]).toBe('label,speaker,duration,warnAt,dangerAt,appearance,tag,scheduledAt,endsAt,plannedStart');
+    expect(text.split('\r\n')[1]).toBe('"Keynote, ""live""",Ada,20:00,2:00,0:00,countdown,Main stage,2026-05-01T09:30:00.000Z,,');
     const back = parseRunningOrderCsv(text, TAGS);
+    // No planned start in the room: an empty cell, which says nothing on the way back.
+    expect(back.ok).toBe(true);
+    expect(back.ok && back.plannedStart).toBeUndefined();
     expect(back.ok && back.rows.map(({ fields: f }) => [f.label, f.duration, f.warnAt, f.appearance, f.tagId, f.scheduledAt])).toEqual([
       ['Keynote, "live"', 1_200_000, 120_000, 'countdown', 'g1', Date.parse('2026-05-01T09:30:00Z')],
       ['Q&A', 5_400_500, 0, 'countup', null, null],
     ]);
+  });
+});
+
+describe("running order CSV: the show's planned start and hard starts (issue 29)", () => {
+  const first = createRoom('t1').timers[0] as Timer;
+  const PLANNED = Date.parse('2026-05-01T08:45:00Z');
+  const show: Timer[] = [
+    { ...first, id: 'a', label: 'Doors', duration: 900_000, scheduledAt: null, endsAt: null },
+    // Hard starts: one on a whole minute, one with milliseconds, one on another day with an end of day.
+    { ...first, id: 'b', label: 'Keynote', duration: 1_200_000, scheduledAt: Date.parse('2026-05-01T09:00:00Z'), endsAt: null },
+    { ...first, id: 'c', label: 'Panel', duration: 2_400_000, scheduledAt: Date.parse('2026-05-01T09:40:12.345Z'), endsAt: null },
+    { ...first, id: 'd', label: 'Party', duration: 600_000, scheduledAt: Date.parse('2026-05-02T23:30:00Z'), endsAt: Date.parse('2026-05-03T00:15:00Z') },
+  ];
+
+  it('writes the planned start on the first row only, as UTC ISO 8601 like the hard starts', () => {
+    const lines = formatRunningOrderCsv(show, TAGS, PLANNED).split('\r\n');
+    expect(lines[0]?.split(',').slice(-3)).toEqual(['scheduledAt', 'endsAt', 'plannedStart']);
+    expect(lines[1]).toBe('Doors,,15:00,1:00,0:00,countdown,,,,2026-05-01T08:45:00.000Z');
+    expect(lines[2]).toBe('Keynote,,20:00,1:00,0:00,countdown,,2026-05-01T09:00:00.000Z,,');
+    expect(lines[3]).toBe('Panel,,40:00,1:00,0:00,countdown,,2026-05-01T09:40:12.345Z,,');
+    expect(lines[4]).toBe('Party,,10:00,1:00,0:00,countdown,,2026-05-02T23:30:00.000Z,2026-05-03T00:15:00.000Z,');
+  });
+
+  it('imports back the same planned start and the same hard starts, to the millisecond', () => {
+    const back = parseRunningOrderCsv(formatRunningOrderCsv(show, TAGS, PLANNED), TAGS);
+    expect(back.ok).toBe(true);
+    if (!back.ok) return;
+    expect(back.plannedStart).toBe(PLANNED);
+    expect(back.rows.map((row) => [row.fields.label, row.fields.scheduledAt, row.fields.endsAt])).toEqual(show.map((t) => [t.label, t.scheduledAt, t.endsAt]));
+  });
+
+  it('an empty first-row cell says nothing, like a file without the column', () => {
+    const empty = parseRunningOrderCsv('label,duration,plannedStart\nA,1:00,\nB,1:00,\n', TAGS);
+    const without = parseRunningOrderCsv('label,duration\nA,1:00\nB,1:00\n', TAGS);
+    expect(empty.ok && without.ok).toBe(true);
+    if (!empty.ok || !without.ok) return;
+    expect(empty.plannedStart).toBeUndefined();
+    expect(without.plannedStart).toBeUndefined();
+    expect(empty.rows).toEqual(without.rows);
+  });
+
+  it.each([
+    ['2026-05-01T10:45:00+02:00', 0],
+    ['2026-05-01T03:45-0500', 0],
+    ['2026-05-01 08:45Z', 0],
+    ['2026-05-01T08:45:00.1239Z', 123],
+    [String(Date.parse('2026-05-01T08:45:00Z')), 0],
+  ])('reads the planned start %j (an offset, a space, a fraction, milliseconds) in any column position', (cell, extraMs) => {
+    expect(parseRunningOrderCsv(`plannedStart,duration\n${cell},1:00\n`, TAGS)).toMatchObject({ ok: true, plannedStart: PLANNED + extraMs });
+  });
+
+  it('reads 29 February in a leap year', () => {
+    expect(parseRunningOrderCsv('duration,plannedStart\n1:00,2028-02-29T00:00:00Z\n', TAGS)).toMatchObject({ ok: true, plannedStart: Date.parse('2028-02-29T00:00:00Z') });
+  });
+
+  it('refuses a planned start on a later row, naming that line and the first row', () => {
+    const text = 'label,duration,plannedStart\nA,1:00,\n"B\nsecond line",1:00,\nC,1:00,2026-05-01T08:45:00Z\n';
+    const result = parseRunningOrderCsv(text, TAGS);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error).toMatch(/^line 5, plannedStart: /);
+    expect(result.error).toContain('on the first row (line 2)');
+    expect(result.error).toContain('"2026-05-01T08:45:00Z"');
+    // The same value on the first row and again below: still refused, a file has one planned start.
+    const twice = parseRunningOrderCsv('duration,plannedStart\n1:00,2026-05-01T08:45:00Z\n1:00,2026-05-01T08:45:00Z\n', TAGS);
+    expect(twice).toMatchObject({ ok: false, error: expect.stringMatching(/^line 3, plannedStart: .*first row \(line 2\)/) });
+  });
+
+  it.each([
+    ['09:00', 'is not a date-time'],
+    ['tomorrow', 'is not a date-time'],
+    ['2026-05-01T09:00:00Zjunk', 'is not a date-time'],
+    ['2026-05-01T09:00:00', 'has no time zone'],
+    ['2026-05-01T09:00', 'has no time zone'],
+    ['2026-02-29T09:00:00Z', 'is not a real date'],
+    ['2026-04-31T09:00:00Z', 'is not a real date'],
+    ['2026-05-01T24:00:00Z', 'is not a real date'],
+    ['2026-05-01T09:60:00Z', 'is not a real date'],
+    ['2026-05-01T09:00:00+24:00', 'is not a real date'],
+    ['1969-12-31T23:59:59Z', 'is out of range'],
+    ['0070-01-01T00:00:00Z', 'is out of range'],
+    ['999999999999999', 'is out of range'],
+  ])('refuses the instant %j as a planned start and as a hard start (%s)', (cell, why) => {
+    const asStart = parseRunningOrderCsv(`duration,plannedStart\n1:00,${cell}\n`, TAGS);
+    expect(asStart).toMatchObject({ ok: false, error: expect.stringContaining(`line 2, plannedStart: "${cell}" ${why}`) });
+    const asHard = parseRunningOrderCsv(`duration,scheduledAt\n1:00,\n2:00,${cell}\n`, TAGS);
+    expect(asHard).toMatchObject({ ok: false, error: expect.stringContaining(`line 3, scheduledAt: "${cell}" ${why}`) });
   });
 });
 
@@ -82,7 +173,7 @@ describe('running order CSV and spreadsheet formulas (OWASP CSV injection)', () 
 
   it.each(hostile)('exports %j so no spreadsheet runs it, and imports it back unchanged', (label) => {
     const tags: Tag[] = [{ id: 'g1', name: '=cmd|x', colour: '#0a84ff' }];
-    const text = formatRunningOrderCsv([{ ...first, label, speaker: label, tagId: 'g1' }], tags);
+    const text = formatRunningOrderCsv([{ ...first, label, speaker: label, tagId: 'g1' }], tags, null);
     const cells = parseCells(text.split('\r\n')[1] ?? '');
     // A cell a spreadsheet would run starts with ' in the file: the bytes are checked, not only the round trip.
     for (const cell of [cells[0], cells[1], cells[6]]) expect(cell !== undefined && /^[=+\-@\t\r]/.test(cell)).toBe(false);
@@ -92,7 +183,7 @@ describe('running order CSV and spreadsheet formulas (OWASP CSV injection)', () 
 
   it('a tab or a carriage return first is marked too', () => {
     for (const label of ['\tTabbed', '\rReturned']) {
-      const line = formatRunningOrderCsv([{ ...first, label }], []).split('\r\n').slice(1).join('\r\n');
+      const line = formatRunningOrderCsv([{ ...first, label }], [], null).split('\r\n').slice(1).join('\r\n');
       expect(line.startsWith(`"'${label[0] ?? ''}`) || line.startsWith(`'${label[0] ?? ''}`)).toBe(true);
     }
   });

@@ -134,7 +134,7 @@ describe('lamp bindings', () => {
   });
 
   it('move the wake-up when the time moves: adjust and a zero that stops', () => {
-    const r = rig(roomOfDurations([120_000], { settings: { zeroBehavior: 'stop', autoAdvance: false, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 } }));
+    const r = rig(roomOfDurations([120_000], { settings: { zeroBehavior: 'stop', autoAdvance: false, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70, plannedStart: null } }));
     const { gpio, pending } = bind(r, [lamp(5, 'warning'), lamp(6, 'overrun'), lamp(7, 'running')]);
     r.service.dispatch({ type: 'start' }, 'http-v1');
     r.service.dispatch({ type: 'adjust', ms: -50_000 }, 'http-v1');

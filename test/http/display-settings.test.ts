@@ -28,6 +28,9 @@ describe('/display', () => {
       showLogo: true,
       showQuestion: true,
       showAskLink: false,
+      showOverUnder: false,
+      showShowEnd: false,
+      showAux: false,
       logo: null,
     });
     expect(DISPLAY_DEFAULTS.layout).toBe('full');
@@ -48,7 +51,18 @@ describe('/display', () => {
     unsubscribe();
   });
 
+  it('switches the schedule\'s elements and the aux timer on and off, GET with 0/1 and POST with booleans', async () => {
+    const { api } = setup();
+    const on = stateOf(await api.get('/display?showOverUnder=1&showShowEnd=1&showAux=1')).display;
+    expect(on).toMatchObject({ showOverUnder: true, showShowEnd: true, showAux: true, showTitle: true });
+    const off = stateOf(await api.post('/display', { showShowEnd: false, showAux: false })).display;
+    expect(off).toMatchObject({ showOverUnder: true, showShowEnd: false, showAux: false });
+  });
+
   it.each([
+    ['showOverUnder=yes', /^showOverUnder: must be 0 or 1/],
+    ['showShowEnd=2', /^showShowEnd: must be 0 or 1/],
+    ['showAux=true', /^showAux: must be 0 or 1/],
     ['layout=sideways', /^layout: /],
     ['background=green', /^background: /],
     ['normalColour=%23fff', /^normalColour: /],
@@ -71,6 +85,7 @@ describe('/display', () => {
   it('refuses JSON of the wrong type naming the field, and an empty change naming what it takes', async () => {
     const { api } = setup();
     expect(errorOf(await api.post('/display', { showTag: 'yes' }), 400)).toMatch(/^showTag: /);
+    expect(errorOf(await api.post('/display', { showAux: 1 }), 400)).toMatch(/^showAux: must be true or false/);
     expect(errorOf(await api.post('/display', { timeSize: '120' }), 400)).toMatch(/^timeSize: /);
     expect(errorOf(await api.post('/display', { background: null }), 400)).toMatch(/^background: /);
     const none = errorOf(await api.get('/display'), 400);

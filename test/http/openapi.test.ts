@@ -172,7 +172,14 @@ describe('parameters', () => {
     expect(queryNames(v1('/timer/{id}/update'))).toEqual({ label: false, speaker: false, duration: false, warnAt: false, dangerAt: false, appearance: false, scheduledAt: false, endsAt: false, tagId: false });
     expect(queryNames(v1('/tag/update'))).toEqual({ tagId: true, name: false, colour: false });
     expect(queryNames(v1('/tag/delete'))).toEqual({ tagId: true });
-    expect(queryNames(v1('/settings'))).toEqual({ zeroBehavior: false, autoAdvance: false, timeZone: false, clockFormat: false, chimeAtZero: false, chimeAtWarning: false, chimeVolume: false });
+    expect(queryNames(v1('/settings'))).toEqual({
+      zeroBehavior: false, autoAdvance: false, timeZone: false, clockFormat: false, chimeAtZero: false, chimeAtWarning: false, chimeVolume: false, plannedStart: false,
+    });
+    expect(queryNames(v1('/aux_adjust'))).toEqual({ ms: true });
+    expect(queryNames(v1('/aux'))).toEqual({ duration: false, appearance: false, label: false });
+    for (const cmd of ['aux_start', 'aux_pause', 'aux_toggle', 'aux_reset', 'show_reset']) expect(queryNames(v1(`/${cmd}`)), cmd).toEqual({});
+    // None of issue 29's operations in v0, which never changes.
+    for (const cmd of ['aux', 'aux_start', 'aux_adjust', 'show_reset']) expect(doc.paths[v0(`/${cmd}`)], cmd).toBeUndefined();
     for (const cmd of ['start', 'pause', 'stop', 'reset', 'next', 'clear_message', 'status']) {
       expect(queryNames(v1(`/${cmd}`)), cmd).toEqual({});
       expect(queryNames(v0(`/${cmd}`)), cmd).toEqual({});
@@ -185,6 +192,11 @@ describe('parameters', () => {
     expect(param('/api/v1/{api_key}/message', 'flash')).toMatchObject({ type: 'string', enum: ['0', '1'] });
     expect(param('/api/v1/{api_key}/message', 'color')).toMatchObject({ type: 'string', enum: ['white', 'green', 'red'] });
     expect(param('/api/v1/{api_key}/timer/{id}/update', 'appearance')).toMatchObject({ enum: ['countdown', 'countup', 'clock'] });
+    // The aux timer's own appearance, under the same name: no time of day.
+    expect(param('/api/v1/{api_key}/aux', 'appearance')).toEqual({ type: 'string', enum: ['countdown', 'countup'] });
+    // The show's planned start is an instant as scheduledAt is: ms in range, or empty for none.
+    expect(param('/api/v1/{api_key}/settings', 'plannedStart')).toEqual(param('/api/v1/{api_key}/timer/{id}/update', 'scheduledAt'));
+    expect(param('/api/v1/{api_key}/aux_adjust', 'ms')).toEqual({ type: 'integer', minimum: -3_600_000, maximum: 3_600_000 });
     // A query carries whole numbers as their decimal spelling; the document gives their type and range.
     expect(param('/api/v1/{api_key}/adjust', 'ms')).toEqual({ type: 'integer', minimum: -3_600_000, maximum: 3_600_000 });
     expect(param('/api/v0/{api_key}/adjust', 'ms')).toEqual({ type: 'integer', minimum: -3_600_000, maximum: 3_600_000 });
@@ -298,7 +310,11 @@ describe('responses', () => {
     expect(schemaRef('/api/v1/{api_key}/state', 'get', '200')).toBe('#/components/schemas/StateEnvelope');
     expect(schemaRef('/api/v1/{api_key}/timers', 'get', '200')).toBe('#/components/schemas/TimersList');
     expect(schemaRef('/api/v1/{api_key}/timers', 'post', '201')).toBe('#/components/schemas/TimerCreated');
-    expect(schemaRef('/api/v0/{api_key}/start', 'get', '200')).toBe('#/components/schemas/StateEnvelope');
+    // v0 answers its state as it was before issue 29 (V0State: no actuals, aux or schedule).
+    expect(schemaRef('/api/v0/{api_key}/start', 'get', '200')).toBe('#/components/schemas/V0StateEnvelope');
+    expect(schemaRef('/api/v0/{api_key}/status', 'get', '200')).toBe('#/components/schemas/V0StateEnvelope');
+    expect(schemaRef('/api/v1/{api_key}/aux', 'post', '200')).toBe('#/components/schemas/StateEnvelope');
+    expect(schemaRef('/api/v1/{api_key}/show_reset', 'get', '200')).toBe('#/components/schemas/StateEnvelope');
     expect(schemaRef('/api/v1/{api_key}/start', 'get', '404')).toBe('#/components/schemas/Error');
     // Reads never wait for a write, so only operations that change the room document 503.
     expect(schemaRef('/api/v1/{api_key}/start', 'get', '503')).toBe('#/components/schemas/Error');
@@ -319,6 +335,20 @@ describe('responses', () => {
     expect(state.properties.endAt).toMatchObject({ nullable: true, type: 'integer' });
     // A nullable reference as OpenAPI 3.0.3 lets one be written (nullable acts only beside a type).
     expect(state.properties.message).toEqual({ anyOf: [{ $ref: '#/components/schemas/Message' }, { type: 'object', nullable: true, enum: [null] }] });
+    // Issue 29's fields: in every v1 answer, in none of v0's (V0State is the State as it was).
+    for (const field of ['actuals', 'aux', 'schedule']) expect(state.required, field).toContain(field);
+    const v0 = doc.components.schemas.V0State as { properties: Json; required: string[] };
+    expect([...v0.required].sort()).toEqual(state.required.filter((field) => !['actuals', 'aux', 'schedule'].includes(field)).sort());
+    expect(Object.keys(v0.properties).sort()).toEqual(v0.required.sort());
+    const settings = (name: string) => (doc.components.schemas[name] as { required: string[] }).required;
+    expect(settings('Settings').filter((field) => !settings('V0Settings').includes(field))).toEqual(['plannedStart']);
+    expect(settings('Display').filter((field) => !settings('V0Display').includes(field))).toEqual(['showOverUnder', 'showShowEnd', 'showAux']);
+    expect([...settings('Schedule')].sort()).toEqual(['nextPlannedStart', 'offset', 'plannedEnd', 'plannedStart', 'projectedEnd', 'timers', 'totalDuration']);
+    expect([...settings('ScheduledTimer')].sort()).toEqual(['actualEnd', 'actualStart', 'id', 'plannedEnd', 'plannedStart', 'projectedEnd', 'projectedStart']);
+    expect([...settings('AuxSnapshot')].sort()).toEqual(['appearance', 'duration', 'endAt', 'label', 'remaining', 'remainingAtPause', 'running']);
+    expect([...settings('Actual')].sort()).toEqual(['endedAt', 'startedAt', 'timerId']);
+    // The document says the stream leaves the schedule out, and that a client derives it.
+    expect(JSON.stringify(state.properties.schedule)).toMatch(/events stream leaves it out/);
     const timer = doc.components.schemas.Timer as { required: string[] };
     expect([...timer.required].sort()).toEqual(['appearance', 'dangerAt', 'duration', 'endsAt', 'id', 'label', 'scheduledAt', 'speaker', 'tagId', 'warnAt']);
   });
@@ -349,8 +379,8 @@ describe('the document describes what the API answers', () => {
       called += 1;
     }
     expect(called).toBe(jsonGets.length);
-    // 9 v1 resources + 15 v1 commands + 10 v0 commands.
-    expect(called).toBeGreaterThanOrEqual(34);
+    // 9 v1 resources + 15 v1 commands + 10 v0 commands, and issue 29's /aux, aux_start, aux_pause, aux_toggle, aux_reset, aux_adjust and show_reset.
+    expect(called).toBeGreaterThanOrEqual(41);
   }, 60_000);
 
   it('the response check is real: it refuses bodies that do not fit', () => {
@@ -399,9 +429,16 @@ describe('the document as a whole', () => {
     expect(schemas.StateEnvelope?.properties.state).toEqual({ $ref: refTo('State') });
     expect(schemas.TimersList?.properties.timers).toEqual({ type: 'array', items: { $ref: refTo('Timer') } });
     expect(schemas.TimerCreated?.properties.timer).toEqual({ $ref: refTo('Timer') });
-    // No snapshot field is written out anywhere but in its component.
+    expect(schemas.State?.properties.schedule).toMatchObject({ allOf: [{ $ref: refTo('Schedule') }] });
+    expect(schemas.State?.properties.aux).toMatchObject({ allOf: [{ $ref: refTo('AuxSnapshot') }] });
+    expect(schemas.State?.properties.actuals).toMatchObject({ type: 'array', items: { $ref: refTo('Actual') } });
+    expect(schemas.Schedule?.properties.timers).toMatchObject({ type: 'array', items: { $ref: refTo('ScheduledTimer') } });
+    expect(schemas.V0StateEnvelope?.properties.state).toEqual({ $ref: refTo('V0State') });
+    expect(schemas.V0State?.properties.timers).toEqual({ type: 'array', items: { $ref: refTo('Timer') } });
+    expect(schemas.V0State?.properties.settings).toEqual({ $ref: refTo('V0Settings') });
+    // No snapshot field is written out anywhere but in its components: the state (v1's and v0's) and the aux timer's own transport.
     expect(JSON.stringify(doc.paths)).not.toContain('"remainingAtPause"');
-    expect(JSON.stringify({ ...schemas, State: undefined })).not.toContain('"remainingAtPause"');
+    expect(JSON.stringify({ ...schemas, State: undefined, V0State: undefined, AuxSnapshot: undefined })).not.toContain('"remainingAtPause"');
   });
 
   it('400 answers carry the service\'s own messages for that operation as examples', () => {
@@ -416,6 +453,8 @@ describe('the document as a whole', () => {
     expect(examples(v1('/timer/{id}/update'), 'get')).toMatchObject({ badValue: expect.stringMatching(/^label: contains a control character/), noField: expect.stringMatching(/at least one field/) });
     expect(examples(v1('/settings'), 'get')).toMatchObject({ badValue: expect.stringMatching(/^zeroBehavior: must be one of/) });
     expect(examples(v1('/next'), 'get')).toMatchObject({ refused: expect.stringMatching(/^no next timer/) });
+    expect(examples(v1('/aux_adjust'), 'get')).toMatchObject({ badValue: expect.stringMatching(/^ms: /), missing: expect.stringMatching(/^ms: is required/) });
+    expect(examples(v1('/aux'), 'get')).toMatchObject({ badValue: expect.stringMatching(/^duration: /), noField: 'aux: give at least one of duration, appearance or label' });
     expect(examples(v1('/timer/{id}/delete'), 'get')).toMatchObject({ refused: expect.stringMatching(/last timer/) });
     expect(examples(v1('/adjust'), 'get')).toMatchObject({ refused: expect.stringMatching(/above the maximum/) });
     expect(examples('/api/v0/{api_key}/message', 'get')).toMatchObject({ badValue: 'text: is empty; give some text' });

@@ -59,6 +59,8 @@ const ROOM_REFUSALS = [
   /^cannot delete the last timer/,
   /^to: position must be a whole number from 0 to \d+/,
   /^ms: adjusting by -?\d+ would leave -?\d+ ms, above the maximum/,
+  // The same for the aux timer (/aux_adjust), whose duration may be up to 24 hours.
+  /^ms: adjusting the aux timer by -?\d+ would leave -?\d+ ms, above the maximum/,
   /^duration: the active timer would have \d+ ms left, above the maximum/,
   /^the running order is full/,
   // The document gives the shape of a zone name; the box's time-zone database decides the rest.

@@ -23,7 +23,7 @@ describe('/settings timeZone and clockFormat', () => {
   it('GET sets them, keeping the other settings; the zone is stored as the database spells it', async () => {
     const { api } = setup();
     const state = stateOf(await api.get('/settings?timeZone=america/new_york&clockFormat=12h'));
-    expect(state.settings).toEqual({ zeroBehavior: 'continue', autoAdvance: false, timeZone: 'America/New_York', clockFormat: '12h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
+    expect(state.settings).toEqual({ zeroBehavior: 'continue', autoAdvance: false, timeZone: 'America/New_York', clockFormat: '12h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70, plannedStart: null });
     const seq = state.seq;
     expect(stateOf(await api.post('/settings', { timeZone: 'America/New_York' })).seq).toBe(seq);
   });

@@ -330,15 +330,15 @@ describe('/settings (addition)', () => {
   it('GET takes zeroBehavior and autoAdvance (0/1) from the query', async () => {
     const { api } = setup();
     const state = stateOf(await api.get('/settings?zeroBehavior=stop&autoAdvance=1'));
-    expect(state.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
+    expect(state.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70, plannedStart: null });
     expect(state).toMatchObject({ zeroBehavior: 'stop', autoAdvance: true });
-    expect(stateOf(await api.get('/settings?autoAdvance=0')).settings).toEqual({ zeroBehavior: 'stop', autoAdvance: false, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
+    expect(stateOf(await api.get('/settings?autoAdvance=0')).settings).toEqual({ zeroBehavior: 'stop', autoAdvance: false, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70, plannedStart: null });
   });
 
   it('POST takes them from JSON, booleans for autoAdvance', async () => {
     const { api } = setup();
     expect(stateOf(await api.post('/settings', { zeroBehavior: 'hide', autoAdvance: true })).settings).toEqual({
-      zeroBehavior: 'hide', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70,
+      zeroBehavior: 'hide', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70, plannedStart: null,
     });
   });
 

@@ -9,6 +9,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoomService } from '../../src/app/room-service.js';
 import { createRoom } from '../../src/domain/room.js';
+import { scheduleOf } from '../../src/domain/schedule.js';
 import { createApp } from '../../src/http/app.js';
 import { pagesDirCandidates } from '../../src/pages/page-assets.js';
 import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
@@ -22,14 +23,20 @@ const V = `/view/${VIEWER_KEY}`;
 /** What Chromium and Firefox send when they navigate to a page. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
-async function stateOfApp(t: ReturnType<typeof createTestApp>) {
+async function fullStateOfApp(t: ReturnType<typeof createTestApp>): Promise<Record<string, unknown>> {
   const res = await t.get('v1', '/state');
-  return ((await res.json()) as { state: unknown }).state;
+  return ((await res.json()) as { state: Record<string, unknown> }).state;
 }
 
-/** GET /state's state as the viewer link and the kiosk get it: without the audience questions. */
+/** GET /state's state as the streams carry it: without the schedule, which a client derives (scheduleOf). */
+async function stateOfApp(t: ReturnType<typeof createTestApp>) {
+  const { schedule: _schedule, ...rest } = await fullStateOfApp(t);
+  return rest;
+}
+
+/** GET /state's state as the viewer link and the kiosk get it: without the audience questions (nor the schedule). */
 async function publicStateOfApp(t: ReturnType<typeof createTestApp>) {
-  const { questions: _questions, ...rest } = (await stateOfApp(t)) as Record<string, unknown>;
+  const { questions: _questions, ...rest } = await stateOfApp(t);
   return rest;
 }
 
@@ -55,6 +62,9 @@ describe('GET /api/v1/{api_key}/events', () => {
     // Reading the stream spent nothing more: the /state above was the second request.
     const after = await t.get('v1', '/state');
     expect(after.headers.get('ratelimit-remaining')).toBe('97');
+    // The stream leaves the schedule out: derived from what it carries, at the same instant, it is GET /state's.
+    const full = await fullStateOfApp(t);
+    expect(full.schedule).toEqual(scheduleOf(stateOf(first!), full.serverNow as number));
     await reader.cancel();
   });
 

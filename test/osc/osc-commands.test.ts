@@ -50,6 +50,11 @@ describe('every command of the list', () => {
     ['/timer/keynote/select', { type: 'timer.select', id: 'keynote' }],
     ['/timer/index/1/select', { type: 'timer.select', id: 't1' }],
     ['/timer/index/3/select', { type: 'timer.select', id: 'keynote' }],
+    ['/show_reset', { type: 'show.reset' }],
+    ['/aux_start', { type: 'aux.start' }],
+    ['/aux_pause', { type: 'aux.pause' }],
+    ['/aux_toggle', { type: 'aux.toggle' }],
+    ['/aux_reset', { type: 'aux.reset' }],
   ])('%s takes no argument', (address, command) => {
     expect(commandOf(address)).toEqual(command);
   });
@@ -70,10 +75,22 @@ describe('every command of the list', () => {
     expect(commandOf('/settings/autoAdvance', [false])).toEqual({ type: 'settings.set', autoAdvance: false });
   });
 
+  it('the aux timer: adjust by ms, and one set-up field per address', () => {
+    expect(commandOf('/aux_adjust', [-60_000])).toEqual({ type: 'aux.adjust', ms: -60_000 });
+    expect(commandOf('/aux_adjust', ['+30000'])).toEqual({ type: 'aux.adjust', ms: 30_000 });
+    expect(commandOf('/aux/duration', [300_000])).toEqual({ type: 'aux.set', duration: 300_000 });
+    expect(commandOf('/aux/duration', [oscArgValue({ type: 'float', value: 90_000 })])).toEqual({ type: 'aux.set', duration: 90_000 });
+    expect(commandOf('/aux/appearance', ['countup'])).toEqual({ type: 'aux.set', appearance: 'countup' });
+    expect(commandOf('/aux/label', ['Break'])).toEqual({ type: 'aux.set', label: 'Break' });
+    // From a push button: its release does nothing, as for every command without arguments.
+    expect(resolve('/aux_toggle', [0])).toEqual({ kind: 'release', name: '/aux_toggle' });
+  });
+
   it('lists every command for an unknown one', () => {
     expect(OSC_COMMAND_NAMES).toEqual([
       '/start', '/pause', '/stop', '/toggle', '/reset', '/next', '/previous', '/adjust', '/message', '/clear_message', '/blackout', '/onair',
-      '/toggle_blackout', '/toggle_onair', '/timer/{id}/select', '/timer/index/{n}/select', '/settings/zeroBehavior', '/settings/autoAdvance',
+      '/toggle_blackout', '/toggle_onair', '/show_reset', '/aux_start', '/aux_pause', '/aux_toggle', '/aux_reset', '/aux_adjust',
+      '/timer/{id}/select', '/timer/index/{n}/select', '/settings/zeroBehavior', '/settings/autoAdvance', '/aux/duration', '/aux/appearance', '/aux/label',
     ]);
     expect(errorOf('/status')).toBe(`unknown command "/status"; commands: ${OSC_COMMAND_NAMES.join(', ')}`);
   });
@@ -138,6 +155,26 @@ describe('every bad input, with the message HTTP gives', () => {
     expect(errorOf('/message', ['Hi', 'red', 1, 'yes'])).toBe(await httpError('/message?text=Hi&color=red&flash=1&bold=yes'));
     expect(errorOf('/settings/zeroBehavior', ['explode'])).toBe(await httpError('/settings?zeroBehavior=explode'));
     expect(errorOf('/settings/autoAdvance', [2])).toBe(await httpError('/settings?autoAdvance=2'));
+  });
+
+  it('the aux timer out of range, as HTTP refuses it', async () => {
+    expect(errorOf('/aux_adjust')).toBe(await httpError('/aux_adjust'));
+    expect(errorOf('/aux_adjust', [3_600_001])).toBe(await httpError('/aux_adjust?ms=3600001'));
+    expect(errorOf('/aux_adjust', [1.5])).toBe(await httpError('/aux_adjust?ms=1.5'));
+    expect(errorOf('/aux/duration', [999])).toBe(await httpError('/aux?duration=999'));
+    expect(errorOf('/aux/duration', [86_400_001])).toBe(await httpError('/aux?duration=86400001'));
+    expect(errorOf('/aux/duration', ['5 minutes'])).toBe(await httpError('/aux?duration=5%20minutes'));
+    // The aux counts down or up: a time of day is the main timer's alone.
+    expect(errorOf('/aux/appearance', ['clock'])).toBe(await httpError('/aux?appearance=clock'));
+    expect(errorOf('/aux/label', ['bell\u0007'])).toBe(await httpError('/aux?label=bell%07'));
+    expect(errorOf('/aux/label', ['a'.repeat(201)])).toBe(await httpError(`/aux?label=${'a'.repeat(201)}`));
+  });
+
+  it('an aux field without its value, or more than one', () => {
+    expect(errorOf('/aux/duration')).toMatch(/^duration: is required: /);
+    expect(errorOf('/aux/appearance')).toMatch(/^appearance: is required: must be one of countdown, countup/);
+    expect(errorOf('/aux/duration', [60_000, 'countup'])).toBe('/aux/duration takes 1 argument (duration); got 2');
+    expect(errorOf('/aux/speaker', ['x'])).toMatch(/^unknown command "\/aux\/speaker"/);
   });
 
   it('every problem at once, as HTTP names them', async () => {

@@ -2,50 +2,21 @@
 // changes once), the display string and phase at the server's second boundaries
 // while they move, nothing while nothing changes, and targets that cannot keep
 // up or cannot be looked up never hold anything else back.
-import { fromBuffer } from 'osc-min';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Room } from '../../src/domain/types.js';
-import { feedbackAt } from '../../src/osc/feedback-values.js';
-import { LOOKUP_RETRY_MS, MAX_IN_FLIGHT, OscFeedback, RELOOKUP_MS, type DatagramOut } from '../../src/osc/osc-feedback.js';
+import { feedbackAt, feedbackMessages } from '../../src/osc/feedback-values.js';
+import { LOOKUP_RETRY_MS, MAX_IN_FLIGHT, OscFeedback, RELOOKUP_MS } from '../../src/osc/osc-feedback.js';
 import { capturingLogger } from '../gpio/gpio-fixtures.js';
+import { RecordingOut } from './recording-out.js';
 import { createTestApp, roomWithTimers, type TestApp } from '../helpers/test-app.js';
 
-interface Sent {
-  readonly to: string;
-  readonly address: string;
-  readonly value: unknown;
-}
-
-class RecordingOut implements DatagramOut {
-  readonly sent: Sent[] = [];
-  /** When false, sends never complete: a socket that does not drain. */
-  completes = true;
-  closed = false;
-
-  send(data: Buffer, port: number, address: string, done: (error: Error | null) => void): void {
-    const packet = fromBuffer(data);
-    if (packet.oscType !== 'message') throw new Error('feedback sends messages, not bundles');
-    this.sent.push({ to: `${address}:${port}`, address: packet.address, value: packet.args[0]?.value });
-    if (this.completes) queueMicrotask(() => done(null));
-  }
-
-  close(): void {
-    this.closed = true;
-  }
-
-  /** The updates one target got: each is the ten values of one send, by name. */
-  updates(to = '127.0.0.1:9000'): Record<string, unknown>[] {
-    const updates: Record<string, unknown>[] = [];
-    for (const { address, value } of this.sent.filter((s) => s.to === to)) {
-      const name = address.replace('/showclock/state/', '');
-      if (name === 'remaining') updates.push({});
-      (updates[updates.length - 1] as Record<string, unknown>)[name] = value;
-    }
-    return updates;
-  }
-}
-
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The first timer (1 min, 2 and 3 after it) ready for a show planned an hour from the test clock's 09:00: nothing moves for an hour. */
+function heldRoom(): Room {
+  const base = roomWithTimers(3);
+  return { ...base, settings: { ...base.settings, plannedStart: Date.UTC(2025, 5, 1, 10, 0, 0) } };
+}
 
 let feedback: OscFeedback | undefined;
 afterEach(() => {
@@ -79,15 +50,58 @@ async function advance(t: TestApp, ms: number, stepMs = 250): Promise<void> {
 }
 
 describe('what is sent', () => {
-  it('the full state at start, ten messages in a fixed order, with the types surfaces read', async () => {
+  it('the full state at start, twenty messages in a fixed order, with the types surfaces read', async () => {
     const { out } = setup();
     await flush();
     expect(out.sent.map((s) => s.address)).toEqual(
-      ['remaining', 'remaining_ms', 'phase', 'running', 'onair', 'blackout', 'label', 'speaker', 'message', 'next_label'].map((name) => `/showclock/state/${name}`),
+      [
+        'remaining',
+        'remaining_ms',
+        'phase',
+        'running',
+        'onair',
+        'blackout',
+        'label',
+        'speaker',
+        'message',
+        'next_label',
+        'offset',
+        'offset_signed',
+        'offset_text',
+        'offset_state',
+        'show_end',
+        'planned_end',
+        'next_start',
+        'aux',
+        'aux_running',
+        'aux_label',
+      ].map((name) => `/showclock/state/${name}`),
     );
     expect(out.updates()).toEqual([
-      // Timer 1 lasts a minute and warns from a minute left: it starts in its warning.
-      { remaining: '1:00', remaining_ms: 60_000, phase: 'warning', running: 0, onair: 0, blackout: 0, label: 'Timer 1', speaker: '', message: '', next_label: 'Timer 2' },
+      {
+        // Timer 1 lasts a minute and warns from a minute left: it starts in its warning.
+        remaining: '1:00',
+        remaining_ms: 60_000,
+        phase: 'warning',
+        running: 0,
+        onair: 0,
+        blackout: 0,
+        label: 'Timer 1',
+        speaker: '',
+        message: '',
+        next_label: 'Timer 2',
+        // No planned start and nothing run: no plan to be on time against. The show (1 + 2 + 3 minutes) ends at 09:06 if it starts now.
+        offset: 0,
+        offset_signed: '',
+        offset_text: '',
+        offset_state: '',
+        show_end: '09:06',
+        planned_end: '',
+        next_start: '',
+        aux: '5:00',
+        aux_running: 0,
+        aux_label: 'Aux',
+      },
     ]);
   });
 
@@ -108,11 +122,24 @@ describe('what is sent', () => {
     expect(out.updates()[2]).toMatchObject({ blackout: 1, label: 'Timer 3', next_label: '' });
   });
 
-  it('nothing while nothing changes: paused for ten minutes, not one datagram', async () => {
-    const { t, out } = setup();
+  it('nothing while nothing changes: waiting for a show planned an hour off, ten minutes and not one datagram', async () => {
+    const { t, out } = setup({ room: heldRoom() });
     await flush();
     await advance(t, 600_000, 10_000);
     expect(out.updates()).toHaveLength(1);
+    expect(out.updates()[0]).toMatchObject({ offset_text: 'on time', show_end: '10:06', planned_end: '10:06', next_start: '10:01' });
+  });
+
+  it('paused with no plan, only the projected show end moves: one update as each of its minutes turns', async () => {
+    const { t, out } = setup();
+    await flush();
+    await advance(t, 180_000, 10_000);
+    expect(out.updates().map((u) => [u.remaining, u.show_end])).toEqual([
+      ['1:00', '09:06'],
+      ['1:00', '09:07'],
+      ['1:00', '09:08'],
+      ['1:00', '09:09'],
+    ]);
   });
 });
 
@@ -138,8 +165,16 @@ describe('at the server second boundaries', () => {
     t.service.dispatch({ type: 'pause' }, 'http-v1');
     await flush();
     await advance(t, 5_000);
-    expect(out.updates()).toHaveLength(7);
-    expect(out.updates()[6]).toMatchObject({ remaining: '0:56', running: 0 });
+    // Paused, the time holds; the show, planned from its first start, runs a second later
+    // each second (rounded to the nearest: from half a second on).
+    expect(out.updates().slice(6).map((u) => [u.remaining, u.running, u.offset_signed])).toEqual([
+      ['0:56', 0, '0:00'],
+      ['0:56', 0, '+0:01'],
+      ['0:56', 0, '+0:02'],
+      ['0:56', 0, '+0:03'],
+      ['0:56', 0, '+0:04'],
+      ['0:56', 0, '+0:05'],
+    ]);
   });
 
   it('the phase changes on its own instant: warning at warnAt, overrun from 0:00, as the screen colours it', async () => {
@@ -150,15 +185,18 @@ describe('at the server second boundaries', () => {
     t.service.dispatch({ type: 'start' }, 'http-v1');
     await flush();
     await advance(t, 6_000, 100);
-    expect(out.updates().slice(1).map((u) => [u.remaining, u.remaining_ms, u.phase])).toEqual([
-      ['0:04', 4_000, 'normal'],
-      ['0:03', 3_000, 'normal'],
-      ['0:03', 2_500, 'warning'],
-      ['0:02', 2_000, 'warning'],
-      ['0:01', 1_000, 'warning'],
-      ['0:00', 0, 'overrun'],
-      ['+0:01', -1_000, 'overrun'],
-      ['+0:02', -2_000, 'overrun'],
+    // Past zero the show runs late too: its offset (whole seconds, to the nearest) turns on the half seconds between.
+    expect(out.updates().slice(1).map((u) => [u.remaining, u.remaining_ms, u.phase, u.offset_signed])).toEqual([
+      ['0:04', 4_000, 'normal', '0:00'],
+      ['0:03', 3_000, 'normal', '0:00'],
+      ['0:03', 2_500, 'warning', '0:00'],
+      ['0:02', 2_000, 'warning', '0:00'],
+      ['0:01', 1_000, 'warning', '0:00'],
+      ['0:00', 0, 'overrun', '0:00'],
+      ['0:00', -500, 'overrun', '+0:01'],
+      ['+0:01', -1_000, 'overrun', '+0:01'],
+      ['+0:01', -1_500, 'overrun', '+0:02'],
+      ['+0:02', -2_000, 'overrun', '+0:02'],
     ]);
   });
 
@@ -214,7 +252,7 @@ describe('targets never slow the room', () => {
       new Promise<string>((resolve, reject) => {
         lookups.push({ host, settle: (answer) => (answer instanceof Error ? reject(answer) : resolve(answer)) });
       });
-    const { t, out, records } = setup({ targets: [{ host: 'ipad.local', port: 9000 }, { host: '127.0.0.1', port: 9000 }], lookup });
+    const { t, out, records } = setup({ room: heldRoom(), targets: [{ host: 'ipad.local', port: 9000 }, { host: '127.0.0.1', port: 9000 }], lookup });
     await flush();
     expect(lookups.map((l) => l.host)).toEqual(['ipad.local']);
     // Not resolved yet: the literal address is served, the name is not waited for.
@@ -255,7 +293,8 @@ describe('targets never slow the room', () => {
       await flush();
     }
     const sent = out.sent.length;
-    expect(sent).toBeLessThanOrEqual(MAX_IN_FLIGHT + 10);
+    const perUpdate = feedbackMessages(feedbackAt(t.service.snapshot()).values).length;
+    expect(sent).toBeLessThanOrEqual(MAX_IN_FLIGHT + perUpdate);
     expect(records().filter((r) => r.level === 40).map((r) => r.msg)).toEqual([
       'OSC feedback to 127.0.0.1:9000: datagrams are not leaving as fast as they come; updates skipped until they do',
     ]);

@@ -88,6 +88,31 @@ describe('HTTP answers and the store', () => {
     expect(saved().room.blackout).toBe(true);
   });
 
+  it('the show\'s planned start, its actual times and the aux timer reach the disk within the second; a 200 for show_reset means it is on disk', async () => {
+    const { app, saved, api, clock, store } = await setup();
+    const settle = async () => {
+      clock.advance(COALESCE_MS);
+      await new Promise((resolve) => setImmediate(resolve));
+      await store.idle();
+    };
+    const file = () =>
+      saved() as unknown as { savedAtWallMs: number; room: { settings: { plannedStart: number | null }; actuals: { timerId: string }[]; aux: { label: string; transport: unknown } } };
+    const planned = clock.wallMs() + 60_000;
+    expect((await app.request(`${api}/settings?plannedStart=${planned}`)).status).toBe(200);
+    expect((await app.request(`${api}/aux?label=Changeover`)).status).toBe(200);
+    expect((await app.request(`${api}/aux_start`)).status).toBe(200);
+    const auxEnd = clock.wallMs() + 300_000;
+    expect((await app.request(`${api}/start`)).status).toBe(200);
+    await settle();
+    expect(file().room.settings.plannedStart).toBe(planned);
+    expect(file().room.actuals.map((a) => a.timerId)).toEqual(['t1']);
+    // Kept as its wall-clock end, for a restart to run on from.
+    expect(file().room.aux).toMatchObject({ label: 'Changeover', transport: { running: true, endWallMs: auxEnd } });
+    // Clearing what happened is not left to the next second: answered once it is in the file.
+    expect((await app.request(`${api}/show_reset`)).status).toBe(200);
+    expect(file().room.actuals).toEqual([]);
+  });
+
   it('a running timer costs one write for its start and none while it runs; a zero event costs one', async () => {
     const { app, api, clock, store } = await setup();
     const settle = async () => {

@@ -103,7 +103,7 @@ describe('RoomStore: round trip', () => {
     expect(restored.room.activeTimerId).toBe('second');
     expect(restored.room.message).toEqual(room.message);
     expect([restored.room.blackout, restored.room.onAir]).toEqual([true, true]);
-    expect(restored.room.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70 });
+    expect(restored.room.settings).toEqual({ zeroBehavior: 'stop', autoAdvance: true, timeZone: 'UTC', clockFormat: '24h', chimeAtZero: false, chimeAtWarning: false, chimeVolume: 70, plannedStart: null });
     expect(restored.room.seq).toBe(room.seq);
     expect(remainingAt(restored.room, clock.monoMs())).toBe(remainingAt(room, clock.monoMs()));
   });

@@ -41,6 +41,9 @@ export const SHOW_LABELS: Readonly<Record<ShowField, string>> = {
   showLogo: 'Logo',
   showQuestion: 'Audience question',
   showAskLink: 'Audience link',
+  showOverUnder: 'Over/under',
+  showShowEnd: 'Show ends at',
+  showAux: 'Aux timer',
 };
 
 const SHOW_FIELDS = Object.keys(SHOW_LABELS) as ShowField[];

@@ -8,7 +8,9 @@ import './control.css';
 import type { Snapshot } from '../../domain/snapshot.js';
 import { startLiveStream } from '../display/live-stream.js';
 import { createServerClock } from '../../client/server-clock.js';
+import { scheduleAtEstimate } from '../../client/schedule-clock.js';
 import { ApiClient } from './api-client.js';
+import { AuxPanel } from './aux-panel.js';
 import { installCopyButtons } from './copy-buttons.js';
 import { CsvPanel } from './csv-panel.js';
 import { DisplayPanel } from './display-panel.js';
@@ -22,6 +24,7 @@ import { QuestionsPanel } from './questions-panel.js';
 import { RoomCommands } from './room-commands.js';
 import { RunningOrder } from './running-order.js';
 import { SettingsPanel } from './settings-panel.js';
+import { ShowLine } from './show-line.js';
 import { StorageBanner } from './storage-banner.js';
 import { TagsPanel } from './tags-panel.js';
 import { installShortcuts } from './shortcuts.js';
@@ -29,6 +32,13 @@ import { TransportPanel } from './transport-panel.js';
 
 /** How often the clock offset is estimated again, as on the display. */
 const RESYNC_MS = 60_000;
+/**
+ * How often what follows the clock (the header line, the projected starts, the aux
+ * timer) is worked out again between events. Their changes fall on no common beat
+ * (each timer ends at its own millisecond), so they are checked often; only what
+ * differs is written.
+ */
+const FOLLOW_MS = 250;
 
 function start(): void {
   const apiKey = document.body.getAttribute('data-api-key') ?? '';
@@ -54,7 +64,7 @@ function start(): void {
   const transport = new TransportPanel(commands);
   const composer = new MessageComposer(commands);
   new MessagePresets(commands, () => composer.draft());
-  const settings = new SettingsPanel(commands);
+  const settings = new SettingsPanel(commands, () => clock.now());
   const tags = new TagsPanel(commands);
   const display = new DisplayPanel(commands);
   const order = new RunningOrder(commands, () => {
@@ -63,6 +73,18 @@ function start(): void {
   new CsvPanel(commands);
   const questions = new QuestionsPanel(commands);
   const preview = new Preview(clock, viewerKey);
+  const showLine = new ShowLine();
+  const aux = new AuxPanel(commands);
+  /** What moves with the clock, from the newest snapshot at the server's time as estimated here. */
+  const follow = (): void => {
+    const snapshot = latest.current;
+    if (snapshot === null) return;
+    const nowMs = clock.now() ?? snapshot.serverNow;
+    const schedule = scheduleAtEstimate(snapshot, nowMs);
+    showLine.render(schedule, snapshot.settings);
+    order.renderSchedule(schedule, snapshot);
+    aux.follow(snapshot, nowMs);
+  };
   latest.subscribe((snapshot: Snapshot) => {
     transport.render(snapshot);
     composer.render(snapshot);
@@ -72,6 +94,9 @@ function start(): void {
     order.render(snapshot);
     questions.render(snapshot);
     preview.show(snapshot);
+    aux.render(snapshot);
+    // After the preview, which gives the clock its first estimate (the snapshot's serverNow).
+    follow();
     document.body.setAttribute('data-seq', String(snapshot.seq));
   });
 
@@ -125,6 +150,7 @@ function start(): void {
 
   sync();
   setInterval(sync, RESYNC_MS);
+  setInterval(follow, FOLLOW_MS);
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState !== 'visible') return;
     sync();

@@ -4,9 +4,11 @@
 // device's clock. It follows the room's display settings (layout, colours, size,
 // elements, logo) as every screen does. Like the display it redraws only when
 // something visible changes (faceAt says when), not in an animation loop, and
-// the screen writes only what differs.
+// the screen writes only what differs. The schedule's elements and the aux timer
+// (screen-extras.ts) show in it as the room's display settings switch them on.
 import type { Snapshot } from '../../domain/snapshot.js';
 import { faceAt, formatSeconds } from '../../client/face.js';
+import { extrasAt } from '../../client/screen-extras.js';
 import type { ScreenSize } from '../display/fit.js';
 import { createScreen, type Screen } from '../display/screen.js';
 import type { ServerClock } from '../../client/server-clock.js';
@@ -68,8 +70,13 @@ export class Preview {
     const nowMs = this.#clock.now();
     if (snapshot === null || nowMs === null) return;
     const at = faceAt(snapshot, nowMs);
-    const nextChangeAt = at.nextChangeAt;
+    const display = snapshot.display;
+    const extras = extrasAt(snapshot, { overUnder: display.showOverUnder, showEnd: display.showShowEnd, aux: display.showAux }, nowMs);
+    const faceNext = at.nextChangeAt;
+    const extrasNext = extras.nextChangeAt;
+    const nextChangeAt = faceNext === null ? extrasNext : extrasNext === null ? faceNext : Math.min(faceNext, extrasNext);
     this.#screen.render(at.face);
+    this.#screen.renderExtras(extras.extras);
     // A timer that fires a hair early redraws nothing and lands here again.
     if (nextChangeAt !== null) this.#pending = setTimeout(() => this.redraw(), Math.max(0, Math.ceil(nextChangeAt - nowMs)));
   }

@@ -2,6 +2,9 @@
 // per timer id and patched from each snapshot, so a field the operator is
 // typing in (or whose change is on its way) is never overwritten by an event
 // from another console, and a row being edited is never moved under the cursor.
+// Each row also shows its planned and actual/projected start (renderSchedule), as
+// the clock goes on, and the order its running time.
+import type { Schedule } from '../../domain/schedule.js';
 import type { Snapshot } from '../../domain/snapshot.js';
 import { APPEARANCES, type Appearance, type Timer } from '../../domain/types.js';
 import { DURATION_HINT, formatDurationText, parseDurationText } from '../../domain/duration-text.js';
@@ -10,6 +13,7 @@ import { byId, make, setText } from './elements.js';
 import { TwoPress } from './two-press.js';
 import type { RoomCommands } from './room-commands.js';
 import { RowDrag } from './row-drag.js';
+import { orderTotalOf, startCellsOf, type StartKind } from './schedule-text.js';
 
 type TextField = 'label' | 'speaker' | 'duration' | 'warnAt' | 'dangerAt' | 'scheduledAt' | 'endsAt';
 const TEXT_FIELDS: readonly TextField[] = ['label', 'speaker', 'duration', 'warnAt', 'dangerAt', 'scheduledAt', 'endsAt'];
@@ -26,6 +30,10 @@ const FIELD_WORDS: Readonly<Record<TextField | 'appearance' | 'tagId', string>> 
   appearance: 'Shows',
   tagId: 'Tag',
 };
+
+/** How a start is drawn: projected ones apart (grey, italic, marked) from what happened. */
+const START_CLASS: Readonly<Record<StartKind, string>> = { actual: 'start-actual', projected: 'start-projected', none: 'start-none' };
+const START_TITLE: Readonly<Record<StartKind, string>> = { actual: 'Actual start', projected: 'Projected start, as things stand now', none: 'Not started' };
 
 interface Row {
   readonly tr: HTMLTableRowElement;
@@ -44,6 +52,9 @@ interface Row {
   readonly remove: HTMLButtonElement;
   /** Its delete button: two presses. */
   readonly removal: TwoPress;
+  /** Its planned start, and its actual or projected start (the cell's class says which). */
+  readonly plannedStart: HTMLElement;
+  readonly startedAt: HTMLElement;
 }
 
 /** A field as the console shows it; times of day in the room's zone and format, from the snapshot. */
@@ -72,6 +83,7 @@ function fieldText(timer: Timer, field: TextField, shown: Snapshot | null): stri
 export class RunningOrder {
   readonly #commands: RoomCommands;
   readonly #body = byId('order', HTMLTableSectionElement);
+  readonly #total = byId('order-total', HTMLElement);
   readonly #rows = new Map<string, Row>();
   /** Fields whose change is on its way: a snapshot from before it must not flash the old value back. */
   readonly #pending = new Set<HTMLElement>();
@@ -167,6 +179,9 @@ export class RunningOrder {
     const down = make('button', { className: 'down', text: '↓', attrs: { type: 'button', title: 'Move down' } });
     const remove = make('button', { className: 'delete', text: '✕', attrs: { type: 'button', title: 'Delete (press twice)' } });
     const handle = make('td', { className: 'c-pos' }, [position, idText]);
+    const plannedStart = make('span', { className: 'planned-start' });
+    // Its class (and title) come with the first schedule drawn.
+    const startedAt = make('span');
     const tr = make('tr', { attrs: { 'data-id': id } }, [
       handle,
       make('td', {}, [inputs.label]),
@@ -176,11 +191,13 @@ export class RunningOrder {
       make('td', {}, [inputs.dangerAt]),
       make('td', {}, [inputs.scheduledAt]),
       make('td', {}, [inputs.endsAt]),
+      make('td', { className: 'c-planned' }, [plannedStart]),
+      make('td', { className: 'c-start' }, [startedAt]),
       make('td', {}, [appearance]),
       make('td', {}, [tag]),
       make('td', { className: 'c-actions' }, [start, select, up, down, remove]),
     ]);
-    const row: Row = { tr, position, idText, inputs, appearance, tag, tagsShown: '', select, start, up, down, remove, removal: new TwoPress(remove, { ask: 'Delete?', idle: '✕' }) };
+    const row: Row = { tr, position, idText, inputs, appearance, tag, tagsShown: '', select, start, up, down, remove, removal: new TwoPress(remove, { ask: 'Delete?', idle: '✕' }), plannedStart, startedAt };
     setText(idText, id);
 
     for (const field of TEXT_FIELDS) {
@@ -237,6 +254,26 @@ export class RunningOrder {
     row.up.disabled = index === 0;
     row.down.disabled = index === snapshot.timers.length - 1;
     row.remove.disabled = snapshot.timers.length === 1;
+  }
+
+  /**
+   * The planned and actual/projected starts of every row, and the order's running
+   * time: at each snapshot and as the clock goes on (`schedule` is at the server's time).
+   */
+  renderSchedule(schedule: Schedule, snapshot: Snapshot): void {
+    for (const timed of schedule.timers) {
+      const row = this.#rows.get(timed.id);
+      if (row === undefined) continue;
+      const cells = startCellsOf(timed, snapshot.settings);
+      setText(row.plannedStart, cells.planned);
+      setText(row.startedAt, cells.start);
+      const className = START_CLASS[cells.kind];
+      if (row.startedAt.className !== className) {
+        row.startedAt.className = className;
+        row.startedAt.setAttribute('title', START_TITLE[cells.kind]);
+      }
+    }
+    setText(this.#total, orderTotalOf(schedule, snapshot.settings));
   }
 
   /** The tag list (rebuilt only when the room's tags change) and this timer's tag, its colour as the select's edge. */

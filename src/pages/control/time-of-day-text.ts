@@ -52,10 +52,17 @@ export function instantText(ms: number | null, nowMs: number, settings: TimeOfDa
 }
 
 /**
+ * Which day a time without a date falls on: `next`, its next occurrence after now
+ * (a start the box will act on); `nearest`, the one closest to now, yesterday's,
+ * today's or tomorrow's (a show's planned start, often typed once it has passed).
+ */
+export type DayChoice = 'next' | 'nearest';
+
+/**
  * Reads "19:30", "7:30 pm", "7:30PM", "2026-11-24 09:00" in the room's zone; '' is
  * none (null). Undefined when it cannot be read.
  */
-export function parseInstantText(text: string, nowMs: number, timeZone: string): number | null | undefined {
+export function parseInstantText(text: string, nowMs: number, timeZone: string, day: DayChoice = 'next'): number | null | undefined {
   const t = text.trim().toLowerCase();
   if (t === '') return null;
   const m = /^(?:(\d{4})-(\d{1,2})-(\d{1,2})\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$/.exec(t);
@@ -71,8 +78,17 @@ export function parseInstantText(text: string, nowMs: number, timeZone: string):
   if (m[1] !== undefined) return instantOf(Number(m[1]), Number(m[2]), Number(m[3]), h, mi, timeZone);
   const today = wallParts(nowMs, timeZone);
   const at = instantOf(today[0] as number, today[1] as number, today[2] as number, h, mi, timeZone);
+  // The same time on another day, by the zone's calendar (a day is not always 24 hours).
+  const onDayAfter = (ms: number, days: number): number => {
+    const p = wallParts(ms + days * DAY_MS, timeZone);
+    return instantOf(p[0] as number, p[1] as number, p[2] as number, h, mi, timeZone);
+  };
+  if (day === 'nearest') {
+    let best = at;
+    for (const other of [onDayAfter(at, -1), onDayAfter(at, 1)]) if (Math.abs(other - nowMs) < Math.abs(best - nowMs)) best = other;
+    return best;
+  }
   if (at > nowMs) return at;
-  // Passed today: the same time tomorrow (by the zone's calendar).
-  const tomorrow = wallParts(at + DAY_MS, timeZone);
-  return instantOf(tomorrow[0] as number, tomorrow[1] as number, tomorrow[2] as number, h, mi, timeZone);
+  // Passed today: the same time tomorrow.
+  return onDayAfter(at, 1);
 }

@@ -4,31 +4,39 @@
 // remainingAtPause, and the page redraws only at the next instant something
 // visible changes (a second boundary, a flash, a new snapshot), never in a loop.
 // The screen's look first (shared with the console's preview), then the page around it.
+// Beside the time it may show how the show stands (over/under, its end) and the
+// aux timer (screen-extras.ts); a link with `?show=aux` makes the aux its main time.
 import './screen.css';
 import './display.css';
 import type { Snapshot } from '../../domain/snapshot.js';
 import { createChimePlayer } from './chime.js';
 import { cuesOf, dueCues, nextCueAt, type Cue } from './chime-cues.js';
 import { faceAt } from '../../client/face.js';
+import { auxDisplayState } from '../../client/aux-display.js';
+import { extrasAt, type ExtrasChoice } from '../../client/screen-extras.js';
 import { keepAwake } from './keep-awake.js';
 import { startLiveStream } from './live-stream.js';
-import { DISPLAY_LAYOUTS, type DisplayLayout } from '../../domain/types.js';
 import { createScreen } from './screen.js';
 import { createServerClock } from '../../client/server-clock.js';
+import { viewOptions } from './view-options.js';
 
 /** When the clock offset is estimated again after the first burst: soon (the page was busy loading), then now and then. */
 const EARLY_RESYNCS_MS = [1_500, 5_000, 15_000, 30_000];
 const RESYNC_MS = 60_000;
 
-/** A viewer link may ask for its own layout (`?layout=minimal` for a phone); the room's settings stay as they are. */
-function layoutAsked(): DisplayLayout | null {
-  const asked = new URLSearchParams(location.search).get('layout');
-  for (let i = 0; i < DISPLAY_LAYOUTS.length; i += 1) if (DISPLAY_LAYOUTS[i] === asked) return asked;
-  return null;
+/** The extras the room's display settings switch on; the aux's small area is not shown on a screen whose main time it is. */
+function extrasChoice(state: Snapshot, auxIsMain: boolean): ExtrasChoice {
+  const display = state.display;
+  // An older box sends no display settings: nothing beyond what the display always showed.
+  if (display === undefined) return { overUnder: false, showEnd: false, aux: false };
+  return { overUnder: display.showOverUnder, showEnd: display.showShowEnd, aux: display.showAux && !auxIsMain };
 }
 
 function start(): void {
-  const ownLayout = layoutAsked();
+  // A link may ask for its own layout (`?layout=minimal` for a phone) and main time (`?show=aux`); the room's settings stay as they are.
+  const options = viewOptions(location.search);
+  const ownLayout = options.layout;
+  const auxIsMain = options.show === 'aux';
   // The stream and time endpoints sit under the page's own path, so no key is written into the page.
   const base = location.pathname.replace(/\/+$/, '');
   const clock = createServerClock(`${base}/time`);
@@ -63,11 +71,15 @@ function start(): void {
     }
     const nowMs = clock.now();
     if (state === null || nowMs === null) return;
-    const drawn = faceAt(state, nowMs);
+    // The aux as the main time: the same face logic, with the aux standing as the active timer.
+    const drawn = faceAt(auxIsMain ? auxDisplayState(state) : state, nowMs);
     screen.render(drawn.face);
+    const extras = extrasAt(state, extrasChoice(state, auxIsMain), nowMs);
+    screen.renderExtras(extras.extras);
     // The chime plays in the same turn as the digits it goes with; the previous
     // state's cues count too (a pause at zero may arrive just before the wake-up).
-    const cues = cuesOf(state);
+    // A screen whose main time is the aux chimes with the aux's zero, not the running order's (a test chime plays on every screen).
+    const cues = cuesOf(auxIsMain ? { ...auxDisplayState(state), settings: state.settings, chimeTestAt: state.chimeTestAt } : state);
     if (lastDrawnAt !== null) {
       const due = dueCues(lastCues.concat(cues), lastDrawnAt, nowMs, played);
       for (let i = 0; i < due.length; i += 1) chime.play((due[i] as Cue).kind, state.settings.chimeVolume);
@@ -76,9 +88,12 @@ function start(): void {
     lastDrawnAt = nowMs;
     lastCues = cues;
     // A timer that fires a hair early redraws nothing and lands here again for the rest.
-    const faceNext = drawn.nextChangeAt;
-    const cueNext = nextCueAt(cues, nowMs);
-    const nextChangeAt = faceNext === null ? cueNext : cueNext === null ? faceNext : Math.min(faceNext, cueNext);
+    let nextChangeAt: number | null = null;
+    const candidates = [drawn.nextChangeAt, nextCueAt(cues, nowMs), extras.nextChangeAt];
+    for (let i = 0; i < candidates.length; i += 1) {
+      const at = candidates[i];
+      if (at !== null && at !== undefined && (nextChangeAt === null || at < nextChangeAt)) nextChangeAt = at;
+    }
     if (nextChangeAt !== null) pending = setTimeout(redraw, Math.max(0, Math.ceil(nextChangeAt - nowMs)));
   };
 

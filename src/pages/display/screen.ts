@@ -6,6 +6,7 @@
 import type { DisplaySettings } from '../../domain/types.js';
 import { askLinkImage } from './ask-link-image.js';
 import type { Face, FaceMessage, FaceQuestion, Hold, Tone } from '../../client/face.js';
+import type { ScreenExtras } from '../../client/screen-extras.js';
 import { fitMessage, fitQuestion, fitTime, whenFontsLoaded, type ScreenSize } from './fit.js';
 
 /** The ids of the screen's parts in the display's markup (display-html.ts). */
@@ -30,7 +31,13 @@ export type ScreenPart =
   | 'question'
   | 'question-text'
   | 'question-name'
-  | 'ask-link';
+  | 'ask-link'
+  | 'extras'
+  | 'aux'
+  | 'aux-label'
+  | 'aux-time'
+  | 'over-under'
+  | 'show-end';
 
 /** Where a screen is drawn: the display page's window, or the console's preview box. */
 export interface ScreenHost {
@@ -86,9 +93,24 @@ const HIDDEN_WHEN_OFF: readonly (readonly [keyof Look, string])[] = [
 
 export interface Screen {
   render(face: Face): void;
+  /** The optional elements beside the time (over/under, show end, aux); all hidden until this is called. */
+  renderExtras(extras: ScreenExtras): void;
   /** Applies the look; nothing is written when it is the one shown. */
   setLook(look: Look): void;
   setLink(up: boolean): void;
+}
+
+/** Writes only what differs: a redraw where nothing changed costs no layout. */
+function setText(element: HTMLElement, text: string): void {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+function setClass(element: HTMLElement, className: string): void {
+  if (element.className !== className) element.className = className;
+}
+
+function setHidden(element: HTMLElement, hidden: boolean): void {
+  if (element.hidden !== hidden) element.hidden = hidden;
 }
 
 export function createScreen(host: ScreenHost = windowHost()): Screen {
@@ -116,6 +138,14 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
   const question = element('question');
   const questionText = element('question-text');
   const questionName = element('question-name');
+  const extrasRow = element('extras');
+  const auxBox = element('aux');
+  const auxLabel = element('aux-label');
+  const auxTime = element('aux-time');
+  const overUnder = element('over-under');
+  const showEnd = element('show-end');
+  /** What the extras row showed last, by the lengths of its texts: a change of it may change the row's height, which the time is fitted to. */
+  let extrasShape = '';
   const askLinkPart = element('ask-link');
   if (!(askLinkPart instanceof HTMLImageElement)) throw new Error('screen: #ask-link is not an image');
   const askLink = askLinkImage(askLinkPart, host.askLinkUrl);
@@ -247,6 +277,30 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
       lastQuestion = q;
       last = face;
       if (layoutChanged) refit();
+    },
+    renderExtras(extras) {
+      const a = extras.aux;
+      const o = extras.overUnder;
+      if (a !== null) {
+        setText(auxLabel, a.label);
+        setText(auxTime, a.time);
+        // Held digits dimmed and an overrun in the overrun colour, as the main time shows them.
+        setClass(auxTime, `aux-time aux-${a.tone}${a.hold === 'paused' || a.hold === 'ready' ? ' aux-held' : ''}`);
+      }
+      if (o !== null) {
+        setText(overUnder, o.text);
+        setClass(overUnder, `over-under ${o.state}`);
+      }
+      setText(showEnd, extras.showEnd);
+      setHidden(auxBox, a === null);
+      setHidden(overUnder, o === null);
+      setHidden(showEnd, extras.showEnd === '');
+      setHidden(extrasRow, a === null && o === null && extras.showEnd === '');
+      const shape = `${a === null ? '-' : `${a.label.length}:${a.time.length}`} ${o === null ? '-' : o.text.length} ${extras.showEnd.length}`;
+      if (shape !== extrasShape) {
+        extrasShape = shape;
+        refit();
+      }
     },
     setLook(look) {
       const key = JSON.stringify(look);
