@@ -31,6 +31,9 @@ export const BUTTON_ACTIONS = [
   'toggle_onair',
   'clear_message',
   'flash',
+  // The second timer, for a speaker's own stopwatch on the lectern.
+  'aux_toggle',
+  'aux_reset',
 ] as const;
 export type ButtonAction = (typeof BUTTON_ACTIONS)[number];
 
@@ -138,10 +141,10 @@ export function gpioConfigSchema() {
             issue('holdMs', `${b.holdMs} is out of range: how long the button is held before the long press acts, ${HOLD_MS_MIN} to ${HOLD_MS_MAX} ms (default ${HOLD_MS_DEFAULT})${hint}`);
           }
         }
-        if (b.action === 'reset' && b.allowShortReset !== true) {
+        if ((b.action === 'reset' || b.action === 'aux_reset') && b.allowShortReset !== true) {
           issue(
             'action',
-            'reset is a long press only, so a brush of the hand cannot reset a running speaker: use "hold": "reset", or set "allowShortReset": true',
+            `${b.action} is a long press only, so a brush of the hand cannot reset a running speaker: use "hold": "${b.action}", or set "allowShortReset": true`,
           );
         }
       }),

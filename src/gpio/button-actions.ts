@@ -40,6 +40,10 @@ export function commandFor(action: ButtonAction, ms: number | undefined): Comman
       return { type: 'message.clear' };
     case 'flash':
       return { type: 'flash', count: FLASH_COUNT_DEFAULT };
+    case 'aux_toggle':
+      return { type: 'aux.toggle' };
+    case 'aux_reset':
+      return { type: 'aux.reset' };
     default: {
       const unknown: never = action;
       throw new Error(`unknown button action ${String(unknown)}`);

@@ -236,6 +236,8 @@ ${view.qrSvg}
 <div>
 <label for="viewer-url">Viewer link (phones, tablets, confidence monitors: watch only)</label>
 ${copyField('viewer-url', view.viewerUrl, 'Viewer link')}
+<label for="viewer-aux-url">Aux timer link (the second timer as the screen's main time: a speaker's own stopwatch)</label>
+${copyField('viewer-aux-url', `${view.viewerUrl}?show=aux`, 'Aux timer link')}
 <label for="api-key">API key (full control of the room: keep it private)</label>
 ${copyField('api-key', view.apiKey, 'API key')}
 <label for="api-base">API base</label>

@@ -42,6 +42,7 @@ describe('the console reached as another host', { timeout: 60_000 }, () => {
       await page.waitForSelector('#connection.live');
       const own = `http://${publicHost('0.0.0.0')}:${server.port}`;
       expect(await page.inputValue('#viewer-url')).toBe(`${own}/view/${VIEWER_KEY}`);
+      expect(await page.inputValue('#viewer-aux-url')).toBe(`${own}/view/${VIEWER_KEY}?show=aux`);
       expect(await page.inputValue('#ask-url')).toBe(`${own}/ask/${AUDIENCE_KEY}`);
       expect(await page.inputValue('#api-base')).toBe(`${own}/api/v1/${API_KEY}`);
       const examples = await page.$$eval('.examples input', (inputs) => inputs.map((i) => (i as HTMLInputElement).value));
@@ -53,6 +54,10 @@ describe('the console reached as another host', { timeout: 60_000 }, () => {
       const viewer = await context.newPage();
       const response = await viewer.goto(`http://127.0.0.1:${server.port}${new URL(await page.inputValue('#viewer-url')).pathname}`);
       expect(response?.status()).toBe(200);
+      // The aux link too: the screen with the aux timer as its main time.
+      const aux = new URL(await page.inputValue('#viewer-aux-url'));
+      const auxResponse = await viewer.goto(`http://127.0.0.1:${server.port}${aux.pathname}${aux.search}`);
+      expect(auxResponse?.status()).toBe(200);
     } finally {
       await context.close();
       await server.close();

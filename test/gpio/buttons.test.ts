@@ -200,6 +200,8 @@ describe('buttons and HTTP', () => {
     { config: { action: 'toggle_blackout' }, path: '/toggle_blackout' },
     { config: { action: 'toggle_onair' }, path: '/toggle_onair' },
     { config: { action: 'clear_message' }, path: '/clear_message' },
+    { config: { action: 'aux_toggle' }, path: '/aux_toggle' },
+    { config: { hold: 'aux_reset' }, path: '/aux_reset' },
   ];
 
   it.each(cases)('$path from a button and from HTTP leave the same room', async ({ config, path }) => {
@@ -210,6 +212,7 @@ describe('buttons and HTTP', () => {
       expect((await t.get('v1', '/timer/t2/select')).status).toBe(200);
       expect((await t.get('v1', '/message/set?text=Wrap%20up')).status).toBe(200);
       expect((await t.get('v1', '/start')).status).toBe(200);
+      expect((await t.get('v1', '/aux_start')).status).toBe(200);
       t.clock.advance(10_000);
     }
     const gpio = new MemoryGpio();

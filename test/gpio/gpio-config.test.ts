@@ -91,6 +91,9 @@ describe('the gpio config section', () => {
     expect(message).toMatch(/"hold": "reset"/);
     expect(gpioConfigSchema().safeParse({ buttons: [{ pin: 6, action: 'reset', allowShortReset: true }] }).success).toBe(true);
     expect(gpioConfigSchema().safeParse({ buttons: [{ pin: 6, hold: 'reset' }] }).success).toBe(true);
+    // The aux timer's reset likewise: a speaker's own stopwatch is not reset by a brush of the hand.
+    expect(problem({ buttons: [{ pin: 6, action: 'aux_reset' }] })).toMatch(/aux_reset is a long press only.*"hold": "aux_reset"/);
+    expect(gpioConfigSchema().safeParse({ buttons: [{ pin: 6, hold: 'aux_reset' }] }).success).toBe(true);
   });
 
   it("reads the issue's example as meant: a hold adjust with holdMs beyond any press time is the amount", () => {
