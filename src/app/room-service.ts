@@ -269,6 +269,11 @@ export class RoomService {
     return () => this.#listeners.delete(listener);
   }
 
+  /** The server's wall-clock time as every snapshot's `serverNow` gives it, without making a snapshot (the screens' clock sync asks often). */
+  serverNow(): number {
+    return Math.round(this.#clock.wallMs());
+  }
+
   snapshot(): Snapshot {
     this.#settle();
     const now = this.#now();

@@ -93,10 +93,39 @@ function activeProjection(input: ScheduleInput, timer: ScheduleInput['timers'][n
   return { start, end };
 }
 
+const ROW_FIELDS = ['plannedStart', 'plannedEnd', 'actualStart', 'actualEnd', 'projectedStart', 'projectedEnd'] as const;
+
+/** The same schedule, value for value: cheaper than a generic deep compare (a row per timer, all numbers). */
+export function sameSchedule(a: Schedule, b: Schedule): boolean {
+  if (
+    a.plannedStart !== b.plannedStart ||
+    a.plannedEnd !== b.plannedEnd ||
+    a.projectedEnd !== b.projectedEnd ||
+    a.offset !== b.offset ||
+    a.totalDuration !== b.totalDuration ||
+    a.nextPlannedStart !== b.nextPlannedStart ||
+    a.timers.length !== b.timers.length
+  ) {
+    return false;
+  }
+  for (let i = 0; i < a.timers.length; i += 1) {
+    const x = a.timers[i] as ScheduledTimer;
+    const y = b.timers[i] as ScheduledTimer;
+    if (x.id !== y.id) return false;
+    for (let f = 0; f < ROW_FIELDS.length; f += 1) {
+      const field = ROW_FIELDS[f] as (typeof ROW_FIELDS)[number];
+      if (x[field] !== y[field]) return false;
+    }
+  }
+  return true;
+}
+
 export function scheduleOf(input: ScheduleInput, nowMs: number): Schedule {
   const showStart = input.settings.plannedStart ?? earliestStart(input.actuals);
   const planned = plannedTimes(input, showStart);
-  const actualOf = new Map(input.actuals.map((a) => [a.timerId, a]));
+  // Most rooms have none or a few: a map only when a lookup per timer would cost more.
+  const actualOf = input.actuals.length > 8 ? new Map(input.actuals.map((a) => [a.timerId, a])) : null;
+  const findActual = (id: string): Actual | undefined => (actualOf === null ? input.actuals.find((a) => a.timerId === id) : actualOf.get(id));
   const activeIndex = input.timers.findIndex((t) => t.id === input.activeTimerId);
   const rows: ScheduledTimer[] = [];
   let previousEnd = nowMs;
@@ -105,7 +134,7 @@ export function scheduleOf(input: ScheduleInput, nowMs: number): Schedule {
   for (let index = 0; index < input.timers.length; index += 1) {
     const timer = input.timers[index] as ScheduleInput['timers'][number];
     totalDuration += timer.duration;
-    const actual = actualOf.get(timer.id);
+    const actual = findActual(timer.id);
     let projected: Planned = { start: null, end: null };
     if (index === activeIndex) {
       projected = activeProjection(input, timer, actual, nowMs);

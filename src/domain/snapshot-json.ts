@@ -7,8 +7,12 @@
 // object's identity and reused until the object is replaced. BENCHMARKS.md has
 // the measurement.
 
-/** Snapshot fields whose value is an object held by the room itself (not made per snapshot). */
-const ROOM_OWNED = new Set(['timers', 'tags', 'settings', 'display', 'questions', 'message', 'actuals']);
+/**
+ * Snapshot fields whose value is an object held by the room itself (not made per
+ * snapshot), or, for the schedule, the same object from snapshot to snapshot while
+ * its values do not change (snapshot.ts, steadySchedule).
+ */
+const ROOM_OWNED = new Set(['timers', 'tags', 'settings', 'display', 'questions', 'message', 'actuals', 'schedule']);
 
 /** `,"name":text` of room-owned objects by identity (and the field they were met under); a replaced object is collected with its text. */
 const texts = new WeakMap<object, { readonly key: string; readonly field: string }>();

@@ -5,7 +5,7 @@ import { CHIME_TEST_SHOWN_MS, FLASH_PERIOD_MS } from './limits.js';
 import { shownQuestion, type ShownQuestion } from './questions.js';
 import { activeTimer, remainingAt } from './room.js';
 import { auxRemainingAt } from './aux.js';
-import { scheduleOf, type Schedule } from './schedule.js';
+import { sameSchedule, scheduleOf, type Schedule } from './schedule.js';
 import type { Actual, AuxAppearance, AuxTimer, DisplaySettings, Message, Question, Room, Settings, Tag, Timer, ZeroBehavior } from './types.js';
 
 /** The second timer as the snapshot carries it: the same transport fields as the main one. */
@@ -99,12 +99,19 @@ export function toSnapshot(room: Room, nowMonoMs: number, wallNowMs: number): Sn
   const serverNow = Math.round(wallNowMs);
   const remaining = Math.round(remainingAt(room, nowMonoMs));
   const timer = activeTimer(room);
-  const snapshot: Snapshot = {
+  const running = room.transport.running;
+  const endAt = running ? serverNow + remaining : null;
+  const remainingAtPause = running ? null : remaining;
+  // The schedule from the same fields a client derives it from (ScheduleInput), made before the snapshot so it is built once.
+  const schedule = steadySchedule(
+    scheduleOf({ timers: room.timers, activeTimerId: room.activeTimerId, settings: room.settings, actuals: room.actuals, running, endAt, remainingAtPause }, serverNow),
+  );
+  return {
     seq: room.seq,
     serverNow,
-    running: room.transport.running,
-    endAt: room.transport.running ? serverNow + remaining : null,
-    remainingAtPause: room.transport.running ? null : remaining,
+    running,
+    endAt,
+    remainingAtPause,
     remaining,
     zeroBehavior: room.settings.zeroBehavior,
     autoAdvance: room.settings.autoAdvance,
@@ -130,8 +137,24 @@ export function toSnapshot(room: Room, nowMonoMs: number, wallNowMs: number): Sn
     questions: room.questions,
     actuals: room.actuals,
     aux: auxSnapshot(room.aux, nowMonoMs, serverNow),
+    schedule,
   };
-  return { ...snapshot, schedule: scheduleOf(snapshot, serverNow) };
+}
+
+/** The last schedule a snapshot carried: see steadySchedule. */
+let lastSchedule: Schedule | null = null;
+
+/**
+ * The schedule, as the same object as the last snapshot's while its values are the
+ * same (a running show: nothing in it moves until a zero or a command), so its JSON
+ * text is made once and kept by identity (snapshot-json.ts), as the room's own parts
+ * are: with 100 timers it is about 17 KB, and writing it for every answer cost more
+ * than the rest of the answer (BENCHMARKS.md). A cache only: the value is the same.
+ */
+function steadySchedule(schedule: Schedule): Schedule {
+  if (lastSchedule !== null && sameSchedule(lastSchedule, schedule)) return lastSchedule;
+  lastSchedule = schedule;
+  return schedule;
 }
 
 export function auxSnapshot(aux: AuxTimer, nowMonoMs: number, serverNow: number): AuxSnapshot {

@@ -49,7 +49,8 @@ function serverTime(c: Context<AppEnv>, service: RoomService): Response {
   // A read, repeated by every screen to keep its clock: its request line is at debug (src/http/app.ts, requestLog).
   c.set('read', true);
   // The same clock as the snapshots' serverNow/endAt, so offsets estimated here apply to them.
-  return jsonAnswer(c, { serverNow: service.snapshot().serverNow }, 200, { 'Cache-Control': 'no-store' });
+  // No snapshot is made for it: a snapshot derives the whole schedule, which a clock reading has no use for.
+  return jsonAnswer(c, { serverNow: service.serverNow() }, 200, { 'Cache-Control': 'no-store' });
 }
 
 /** The audience link's image while the display settings show it; 404 otherwise, so it is never handed out unasked. */

@@ -37,6 +37,24 @@ describe('snapshotJson', () => {
     expect(new Set(texts).size).toBe(texts.length);
   });
 
+  it('keeps the schedule as one object (and one text) while a running show holds it, and makes it afresh when it moves', () => {
+    let room = applyCommand(createRoom('t1'), { type: 'settings.set', plannedStart: WALL }, now(0)).room;
+    room = applyCommand(room, { type: 'start' }, now(1_000)).room;
+    // Running: nothing in the schedule moves with the clock, so the same object, and the text JSON.stringify gives.
+    const a = toSnapshot(room, 2_000, WALL + 2_000);
+    const b = toSnapshot(room, 3_000, WALL + 3_000);
+    expect(b.schedule).toBe(a.schedule);
+    expect(snapshotJson(b)).toBe(JSON.stringify(b));
+    // Paused: the end moves with the clock; each snapshot has its own schedule, and its text says so.
+    room = applyCommand(room, { type: 'pause' }, now(4_000)).room;
+    const c = toSnapshot(room, 5_000, WALL + 5_000);
+    const d = toSnapshot(room, 6_000, WALL + 6_000);
+    expect(d.schedule).not.toBe(c.schedule);
+    expect(d.schedule?.offset).toBe((c.schedule?.offset ?? 0) + 1_000);
+    expect(snapshotJson(c)).toBe(JSON.stringify(c));
+    expect(snapshotJson(d)).toBe(JSON.stringify(d));
+  });
+
   it('leaves out what JSON leaves out, and writes non-finite numbers as null', () => {
     const odd = { seq: 1, gone: undefined, fn: () => 1, remaining: Number.NaN, endAt: Infinity, message: null, timers: [{ id: 'a', x: undefined }] };
     expect(snapshotJson(odd)).toBe(JSON.stringify(odd));
