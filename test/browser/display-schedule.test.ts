@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DisplayLayout } from '../../src/domain/types.js';
-import { overlaps, saveScreenshot, type Box } from './browser-kit.js';
+import { overlaps, saveScreenshot, watchProblems, type Box } from './browser-kit.js';
 import { useDisplayRig, VIEWER_KEY } from './live-server.js';
 
 const rig = useDisplayRig();
@@ -64,11 +64,7 @@ async function startShow(plannedFromNow: number): Promise<{ plannedStart: number
 async function openScreen(size: { width: number; height: number }, path: string): Promise<{ page: Page; problems: string[] }> {
   const context = await rig.browser.newContext({ viewport: size, timezoneId: 'UTC' });
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
+  const problems = watchProblems(page);
   await page.goto(rig.server.url(path));
   await page.waitForFunction(() => (document.getElementById('time')?.textContent ?? '').trim() !== '');
   await page.waitForFunction(() => document.fonts.status === 'loaded');

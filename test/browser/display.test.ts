@@ -5,7 +5,7 @@ import { loadavg } from 'node:os';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countdownText, formatSeconds } from '../../src/client/face.js';
-import { pixelStats, saveArtifact, saveScreenshot } from './browser-kit.js';
+import { pixelStats, saveArtifact, saveScreenshot, watchProblems } from './browser-kit.js';
 import { startLiveServer, useDisplayRig, VIEWER_KEY } from './live-server.js';
 
 const VIEWPORT = { width: 1280, height: 720 };
@@ -26,11 +26,7 @@ async function openPage(
   contexts.push(context);
   if (setup !== undefined) await setup(context);
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
+  const problems = watchProblems(page);
   await page.goto(rig.server.url(path));
   await page.waitForFunction((selector) => (document.querySelector(selector)?.textContent ?? '').trim() !== '', ready);
   return { page, problems };

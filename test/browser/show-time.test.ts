@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatTimeOfDay } from '../../src/client/time-of-day.js';
-import { saveScreenshot } from './browser-kit.js';
+import { saveScreenshot, watchProblems } from './browser-kit.js';
 import { useDisplayRig, VIEWER_KEY } from './live-server.js';
 
 const rig = useDisplayRig();
@@ -25,11 +25,7 @@ async function openPage(
   contexts.push(context);
   if (setup !== undefined) await setup(context);
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
+  const problems = watchProblems(page);
   await page.goto(rig.server.url(path));
   await page.waitForFunction(() => (document.querySelector('#time')?.textContent ?? '').trim() !== '');
   return { page, problems };

@@ -1,12 +1,11 @@
 // Action to request: each module action's options (variables filled in) become
 // the ModuleAction, and each ModuleAction the v1 request a `curl` of the README
 // sends. Pure: no network, a fake runner and a fake variable parser.
-import type { CompanionActionContext, CompanionActionDefinition, CompanionOptionValues } from '@companion-module/base';
 import { describe, expect, it } from 'vitest';
-import { actionDefinitions, type ActionRunner } from '../../src/companion/actions.js';
 import { adjustMs, parseOptionalDuration, parseSignedMs, parseTimerRef } from '../../src/companion/options.js';
 import { toApiCall, TRANSPORT_COMMANDS, type ApiCall, type ModuleAction } from '../../src/companion/requests.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
+import { actionFiring } from './action-firing.js';
 import { olderBox, question, snapshot } from './snapshots.js';
 
 const room = snapshot({ timers: 3, message: { text: 'Wrap up', color: 'red', flash: true, bold: false } });
@@ -123,29 +122,8 @@ describe('option parsers', () => {
 });
 
 describe('action definitions: options to ModuleAction', () => {
-  const sent: ModuleAction[] = [];
-  const rejected: string[] = [];
-  const runner: ActionRunner = {
-    run: async (action) => {
-      sent.push(action);
-    },
-    reject: (message) => {
-      rejected.push(message);
-    },
-  };
-  const defs = actionDefinitions(runner);
-  // Companion fills in variables; this stand-in knows one.
-  const context: CompanionActionContext = {
-    parseVariablesInString: async (text) => text.replaceAll('$(internal:custom_pos)', '2').replaceAll('$(internal:custom_text)', 'From a variable'),
-    setCustomVariableValue: () => {},
-  };
-  const fire = async (id: string, options: CompanionOptionValues): Promise<ModuleAction | string> => {
-    sent.length = 0;
-    rejected.length = 0;
-    const def = defs[id] as CompanionActionDefinition;
-    await def.callback({ id: 'a', controlId: 'c', actionId: id, options, surfaceId: undefined }, context);
-    return sent[0] ?? rejected[0] ?? 'nothing';
-  };
+  // Companion fills in variables; this stand-in knows two.
+  const { sent, defs, fire } = actionFiring({ '$(internal:custom_pos)': '2', '$(internal:custom_text)': 'From a variable' });
 
   it('offers every v1 command and operation', () => {
     expect(Object.keys(defs).sort()).toEqual(

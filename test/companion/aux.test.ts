@@ -1,13 +1,14 @@
 // The second timer (aux) on the keys: its digits as the display draws them, its
 // actions as the v1 requests they are, and its variables and feedbacks following
 // the clock through the connection. Plain numbers for time (WALL is 09:00:00).
-import type { CompanionActionContext, CompanionActionDefinition, CompanionFeedbackDefinition, CompanionOptionValues } from '@companion-module/base';
+import type { CompanionActionDefinition, CompanionFeedbackDefinition, CompanionOptionValues } from '@companion-module/base';
 import { describe, expect, it } from 'vitest';
-import { actionDefinitions, type ActionRunner } from '../../src/companion/actions.js';
+import { actionDefinitions } from '../../src/companion/actions.js';
 import { auxViewAt } from '../../src/companion/aux-view.js';
 import { ShowclockConnection } from '../../src/companion/connection.js';
 import { feedbackDefinitions } from '../../src/companion/feedbacks.js';
 import { AUX_COMMANDS, AUX_SET_PATH, toApiCall, type ModuleAction } from '../../src/companion/requests.js';
+import { actionFiring } from './action-firing.js';
 import { FakeHost, waitFor } from './fake-host.js';
 import { fakeBox } from './fake-box.js';
 import { fakeTime } from './fake-time.js';
@@ -57,27 +58,7 @@ describe('aux and show actions: the v1 requests', () => {
 });
 
 describe('aux action definitions: options to ModuleAction', () => {
-  const sent: ModuleAction[] = [];
-  const rejected: string[] = [];
-  const runner: ActionRunner = {
-    run: async (action) => {
-      sent.push(action);
-    },
-    reject: (message) => {
-      rejected.push(message);
-    },
-  };
-  const defs = actionDefinitions(runner);
-  const context: CompanionActionContext = {
-    parseVariablesInString: async (text) => text.replaceAll('$(internal:custom_break)', '15'),
-    setCustomVariableValue: () => {},
-  };
-  const fire = async (id: string, options: CompanionOptionValues): Promise<ModuleAction | string> => {
-    sent.length = 0;
-    rejected.length = 0;
-    await (defs[id] as CompanionActionDefinition).callback({ id: 'a', controlId: 'c', actionId: id, options, surfaceId: undefined }, context);
-    return sent[0] ?? rejected[0] ?? 'nothing';
-  };
+  const { sent, fire } = actionFiring({ '$(internal:custom_break)': '15' });
 
   it('reads the aux transport, adjust and show reset', async () => {
     for (const command of AUX_COMMANDS) expect(await fire(`aux_${command}`, {})).toEqual({ type: 'aux', command });
