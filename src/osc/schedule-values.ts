@@ -1,16 +1,13 @@
 // What OSC feedback says about the schedule and the aux timer at a server instant,
 // and when that next reads differently by time alone. Pure. The schedule is the
 // one the API answers (the room's snapshot carries it, computed at serverNow), in
-// the words every surface uses (schedule-text.ts); the aux digits are the
+// the words the Companion keys use too (src/client/schedule-words.ts); the aux digits are the
 // display's own (src/client/aux-display.ts), so a panel and the screen agree to
 // the second.
 import type { Snapshot } from '../domain/snapshot.js';
-import { scheduleOf } from '../domain/schedule.js';
-import { offsetSeconds, offsetSignedText, offsetState, offsetText } from '../domain/schedule-text.js';
-import { scheduleChangeAt } from '../client/schedule-changes.js';
+import { scheduleWordsAt } from '../client/schedule-words.js';
 import { auxDisplayState } from '../client/aux-display.js';
 import { faceAt } from '../client/face.js';
-import { formatShortTimeOfDay } from '../client/time-of-day.js';
 
 export interface ScheduleValues {
   /** Whole seconds, + behind, - ahead; 0 without a plan (offsetState tells). */
@@ -39,24 +36,21 @@ export interface ScheduleValuesAt {
   readonly nextChangeAt: number | null;
 }
 
-const timeOfDay = (ms: number | null, snapshot: Snapshot): string => (ms === null ? '' : formatShortTimeOfDay(ms, snapshot.settings));
-
 export function scheduleValuesAt(snapshot: Snapshot): ScheduleValuesAt {
   const nowMs = snapshot.serverNow;
-  const schedule = snapshot.schedule ?? scheduleOf(snapshot, nowMs);
-  const offset = schedule.offset;
+  const words = scheduleWordsAt(snapshot, snapshot.settings, nowMs, snapshot.schedule);
   const aux = faceAt(auxDisplayState({ ...snapshot, blackout: false, message: null, flash: null }), nowMs);
-  let nextChangeAt = scheduleChangeAt(snapshot, nowMs, { offset: true, projectedEnd: true }, schedule);
+  let nextChangeAt = words.nextChangeAt;
   if (aux.nextChangeAt !== null && (nextChangeAt === null || aux.nextChangeAt < nextChangeAt)) nextChangeAt = aux.nextChangeAt;
   return {
     values: {
-      offset: offset === null ? 0 : offsetSeconds(offset) || 0,
-      offsetSigned: offsetSignedText(offset),
-      offsetText: offsetText(offset),
-      offsetState: offsetState(offset) ?? '',
-      showEnd: formatShortTimeOfDay(schedule.projectedEnd, snapshot.settings),
-      plannedEnd: timeOfDay(schedule.plannedEnd, snapshot),
-      nextStart: timeOfDay(schedule.nextPlannedStart, snapshot),
+      offset: words.offsetSeconds ?? 0,
+      offsetSigned: words.offsetSigned,
+      offsetText: words.offsetText,
+      offsetState: words.offsetState ?? '',
+      showEnd: words.showEnd,
+      plannedEnd: words.plannedEnd,
+      nextStart: words.nextStart,
       aux: aux.face.time,
       auxRunning: snapshot.aux.running,
       auxLabel: snapshot.aux.label,
