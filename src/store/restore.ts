@@ -49,41 +49,25 @@ function restoredTransport(stored: StoredRoom['transport'], now: ClockReading, s
 
 export function restoreRoom(document: RoomDocument, now: ClockReading): Restored {
   const { room: stored, savedAtWallMs, seqReservedTo } = document;
-  // After a crash, changes past the last save may have been published: resume above all of them.
-  // The aux timer follows the same rule as the main one: on through the restart, or paused when the clock is not trusted.
+  // Both timers follow the same rule: on through the restart, or paused when the clock is not trusted.
+  const transport = restoredTransport(stored.transport, now, savedAtWallMs);
   const aux = { ...stored.aux, transport: restoredTransport(stored.aux.transport, now, savedAtWallMs) };
-  const base = { ...stored, seq: Math.max(stored.seq, seqReservedTo), flash: null, chimeTestMonoMs: null, aux };
+  // After a crash, changes past the last save may have been published: resume above all of them.
+  const base: Room = { ...stored, seq: Math.max(stored.seq, seqReservedTo), flash: null, chimeTestMonoMs: null, transport, aux };
   const clockBack = now.wallMs < savedAtWallMs;
-  if (!stored.transport.running) {
-    const paused: Room = { ...base, transport: { running: false, remainingMs: stored.transport.remainingMs } };
-    if (clockBack && stored.aux.transport.running) {
-      // The aux timer alone went from running to paused: a change of state, so seq moves on, and the log says why.
-      return {
-        room: { ...paused, seq: paused.seq + 1 },
-        warning:
-          `the wall clock (${new Date(now.wallMs).toISOString()}) is earlier than the last save (${new Date(savedAtWallMs).toISOString()}), ` +
-          `so the time the box was off is unknown (no network time yet?): the running aux timer was restored paused at ${aux.transport.running ? 0 : aux.transport.remainingMs} ms, ` +
-          'its remaining time at the last save',
-        downMs: null,
-        scheduled: NOTHING_SCHEDULED,
-      };
-    }
-    return settled(paused, now, Math.max(0, now.wallMs - savedAtWallMs));
-  }
-  if (clockBack) {
-    const remainingMs = stored.transport.endWallMs - savedAtWallMs;
-    // (Only the main timer's pause is named: it is the one the show runs on; a running aux timer is paused the same way.)
-    return {
-      // Running -> paused is a change of state, so seq moves on.
-      room: { ...base, seq: base.seq + 1, transport: { running: false, remainingMs } },
-      warning:
-        `the wall clock (${new Date(now.wallMs).toISOString()}) is earlier than the last save (${new Date(savedAtWallMs).toISOString()}), ` +
-        `so the time the box was off is unknown (no network time yet?): the running timer was restored paused at ${remainingMs} ms, ` +
-        'its remaining time at the last save; press start when ready',
-      downMs: null,
-      scheduled: NOTHING_SCHEDULED,
-    };
-  }
-  const running: Room = { ...base, transport: { running: true, endMonoMs: now.monoMs + (stored.transport.endWallMs - now.wallMs) } };
-  return settled(running, now, now.wallMs - savedAtWallMs);
+  if (!clockBack || (!stored.transport.running && !stored.aux.transport.running)) return settled(base, now, Math.max(0, now.wallMs - savedAtWallMs));
+  // Only the main timer's pause is named when it ran: it is the one the show runs on; a running aux timer is paused the same way.
+  const heldAt = (kept: StoredRoom['transport']): number => (kept.running ? kept.endWallMs - savedAtWallMs : kept.remainingMs);
+  const paused = stored.transport.running
+    ? `the running timer was restored paused at ${heldAt(stored.transport)} ms, its remaining time at the last save; press start when ready`
+    : `the running aux timer was restored paused at ${heldAt(stored.aux.transport)} ms, its remaining time at the last save`;
+  return {
+    // Running -> paused is a change of state, so seq moves on.
+    room: { ...base, seq: base.seq + 1 },
+    warning:
+      `the wall clock (${new Date(now.wallMs).toISOString()}) is earlier than the last save (${new Date(savedAtWallMs).toISOString()}), ` +
+      `so the time the box was off is unknown (no network time yet?): ${paused}`,
+    downMs: null,
+    scheduled: NOTHING_SCHEDULED,
+  };
 }
