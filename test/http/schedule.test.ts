@@ -78,15 +78,20 @@ describe('plannedStart in /settings', () => {
 describe('the schedule in GET /state', () => {
   // Three timers of 1, 2 and 3 minutes (roomWithTimers); the show planned to start a minute from now.
 
-  it('after a late start: planned, actual and projected times, and the offset', async () => {
+  /** The show planned a minute from W, started 30 s late (at W + 90 s), then 20 s of the first timer's minute run. */
+  async function lateStart() {
     const { t, api } = setup({ room: roomWithTimers(3) });
     const W = t.clock.wallMs();
     const P = W + M;
     await api.get(`/settings?plannedStart=${P}`);
-    // Started 30 s late, then 20 s of the first timer's minute run.
     t.clock.advance(90_000);
     await api.get('/start');
     t.clock.advance(20_000);
+    return { t, api, W, P };
+  }
+
+  it('after a late start: planned, actual and projected times, and the offset', async () => {
+    const { t, api, W, P } = await lateStart();
     const state = stateOf(await api.get('/state'));
     const now = W + 110_000;
     expect(state.serverNow).toBe(now);
@@ -116,13 +121,7 @@ describe('the schedule in GET /state', () => {
   });
 
   it('next ends the timer that was on and starts the next: the offset is the new one\'s', async () => {
-    const { t, api } = setup({ room: roomWithTimers(3) });
-    const W = t.clock.wallMs();
-    const P = W + M;
-    await api.get(`/settings?plannedStart=${P}`);
-    t.clock.advance(90_000);
-    await api.get('/start');
-    t.clock.advance(20_000);
+    const { t, api, W, P } = await lateStart();
     // Cut short: t2 starts at W + 110 s, 10 s before its planned P + 1 min = W + 120 s.
     const state = stateOf(await api.get('/next'));
     const now = W + 110_000;
