@@ -26,6 +26,17 @@ export interface ModuleHost {
   log(level: LogLevel, message: string): void;
   setVariableValues(values: CompanionVariableValues): void;
   checkFeedbacks(...feedbackTypes: string[]): void;
+  /**
+   * The running order (timer ids, labels, order) or the room's tags changed, or
+   * the room was forgotten (empty lists): the actions' dropdowns follow them.
+   */
+  roomListsChanged?(lists: RoomLists): void;
+}
+
+/** What the actions' dropdowns offer: the running order and the tags, as the last snapshot has them. */
+export interface RoomLists {
+  readonly timers: Snapshot['timers'];
+  readonly tags: Snapshot['tags'];
 }
 
 export type Setup = { readonly ok: true; readonly target: Target } | { readonly ok: false; readonly problem: string };
@@ -70,6 +81,8 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
   #published: Partial<VariableValues> = {};
   #signatures: Partial<Record<FeedbackId, string>> = {};
   #lastStatus = '';
+  /** The lists the dropdowns were last given, as ids and names. */
+  #lists = '';
 
   constructor(host: ModuleHost, opts: ConnectionOptions = {}) {
     this.#host = host;
@@ -419,5 +432,11 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
     const stale = FEEDBACK_IDS.filter((id) => this.#signatures[id] !== signatures[id]);
     this.#signatures = signatures;
     if (stale.length > 0) this.#host.checkFeedbacks(...stale);
+    const lists: RoomLists = { timers: state?.timers ?? [], tags: state?.tags ?? [] };
+    const key = JSON.stringify([lists.timers.map((t) => [t.id, t.label]), lists.tags.map((t) => [t.id, t.name])]);
+    if (key !== this.#lists) {
+      this.#lists = key;
+      this.#host.roomListsChanged?.(lists);
+    }
   }
 }
