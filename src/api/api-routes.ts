@@ -1,6 +1,7 @@
 // The HTTP API: hono routes built from the operation table (src/commands/operations.ts).
 // Order of checks (decisions.md): key (401), then rate limit (429), then route (404),
-// then input (400/413). It translates to and from the room service and holds no room
+// then input (400/413); a v1 request sent with a Showclock-Deadline that has passed is
+// 412 just before its input is read (src/commands/deadline.ts). It translates to and from the room service and holds no room
 // rules. The routes of the API that are not in the table are beside it: the push
 // stream (event-routes.ts), the logo upload (logo-routes.ts) and the running order
 // as a file (running-order-routes.ts); src/http/app.ts mounts them all in order.
@@ -17,6 +18,8 @@ import { errorResponse } from '../web/api-errors.js';
 import { addAnswerHeaders, answer, gatherAnswerHeaders, jsonAnswer, stateAnswer } from '../web/answer.js';
 import { notDoneResponse, statusOfRefusal } from '../web/refusal-status.js';
 import { storageHeader } from '../web/storage-header.js';
+import { deadlineText } from '../web/deadline.js';
+import { checkDeadline } from '../commands/deadline.js';
 import { parseInput } from '../commands/input.js';
 import { MAX_BODY_BYTES } from '../commands/body-size.js';
 import { commandNames, operations, type Action, type ApiVersion, type Operation } from '../commands/operations.js';
@@ -147,6 +150,11 @@ export function mountApi(app: Hono<AppEnv>, deps: ApiDeps): void {
       };
       // Not async: a GET, and a command that happens at once, are answered without a promise of their own.
       const handle = (c: Context<AppEnv>, bodyText: string): Response | Promise<Response> => {
+        // v1 only (v0 never changes), and after the body is read: a request that comes in late does nothing at all.
+        if (op.version === 'v1') {
+          const timely = checkDeadline(deadlineText(c), deps.service.serverNow());
+          if (!timely.ok) return errorResponse(c, timely.status, timely.error);
+        }
         // Content-Type only for a POST: reading a header makes the request build its Headers, which a GET need not pay for.
         const contentType = method === 'POST' ? c.req.header('content-type') : undefined;
         const parsed = parseInput(op, method, { url: c.req.url, contentType, body: bodyText });

@@ -1,8 +1,9 @@
 // The push channel for the API key: /api/v1/{api_key}/events, the room's snapshots
 // and changes as server-sent events (src/push, src/web/push-stream.ts).
 import type { Hono } from 'hono';
-import type { PushHub } from '../push/push-hub.js';
+import { HEARTBEAT_MS, type PushHub } from '../push/push-hub.js';
 import { sameSecret } from '../app/secret-match.js';
+import { errorResponse } from '../web/api-errors.js';
 import type { AppEnv, Keys } from '../web/env.js';
 import { openStream } from '../web/push-stream.js';
 
@@ -25,6 +26,27 @@ export function mountEvents(app: Hono<AppEnv>, deps: EventDeps): void {
   app.get('/api/v1/:key/events', (c) => {
     c.set('route', 'GET /api/v1/{api_key}/events');
     const key = c.req.param('key');
-    return openStream(c, hub, { kind: 'control', stillAllowed: () => sameSecret(key, deps.keys().apiKey) });
+    const heartbeat = heartbeatSeconds(c.req.query('heartbeat'));
+    if (typeof heartbeat === 'string') return errorResponse(c, 400, heartbeat);
+    return openStream(c, hub, {
+      kind: 'control',
+      stillAllowed: () => sameSecret(key, deps.keys().apiKey),
+      ...(heartbeat === undefined ? {} : { heartbeatSeconds: heartbeat }),
+    });
   });
+}
+
+const MAX_HEARTBEAT_SECONDS = HEARTBEAT_MS / 1000;
+
+/**
+ * `?heartbeat=N`: a heartbeat every N whole seconds (1 to 15) on this stream, for a
+ * client that must see a dead link within seconds; its words when it is not one.
+ */
+export function heartbeatSeconds(text: string | undefined): number | undefined | string {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d{1,2}$/.test(text) || value < 1 || value > MAX_HEARTBEAT_SECONDS) {
+    return `heartbeat must be whole seconds from 1 to ${MAX_HEARTBEAT_SECONDS} (the default is ${MAX_HEARTBEAT_SECONDS}), not "${text.slice(0, 32)}"`;
+  }
+  return value;
 }

@@ -13,6 +13,7 @@ import { exampleInput, parseInput, type RawRequest } from './input.js';
 import { commandNames, fieldOf, operations, type Method, type Operation } from './operations.js';
 import { components, type ComponentName } from './schemas.js';
 import { MAX_BODY_BYTES, MAX_IMPORT_BYTES } from './body-size.js';
+import { DEADLINE_HEADER } from './deadline.js';
 import { LOGO_TYPES, MAX_LOGO_BYTES, SVG_CSP } from './logo-content.js';
 import { CSV_COLUMNS } from '../domain/running-order-csv.js';
 
@@ -72,6 +73,20 @@ const headerComponents: Record<string, JsonObject> = {
 };
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+const parameterComponents: Record<string, JsonObject> = {
+  Deadline: {
+    name: DEADLINE_HEADER,
+    in: 'header',
+    required: false,
+    description:
+      'Addition: the instant, on the box\'s clock in ms since 1970 (as `serverNow` in the state), after which this request must not happen. ' +
+      'Arriving later (a frozen link that delivers it when it comes back) it is refused with 412 and nothing is done. ' +
+      'For a sender that gives up on a request after a few seconds: the Companion module sends it on every press.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
 
 const rateHeaders = {
   'RateLimit-Limit': headerRef('RateLimit-Limit'),
@@ -98,6 +113,7 @@ const responseComponents: Record<string, JsonObject> = {
   NotFound: jsonResponse('Unknown command, operation or timer id', 'Error'),
   RateLimited: jsonResponse('Rate limit exceeded', 'Error', { 'Retry-After': headerRef('Retry-After') }),
   BodyTooLarge: jsonResponse(`Body larger than ${MAX_BODY_BYTES} bytes`, 'Error'),
+  TooLate: jsonResponse(`Nothing was done: the request arrived after its ${DEADLINE_HEADER} (the sender had given up on it)`, 'Error'),
   NotSaved: jsonResponse(
     'Nothing was changed: a running-order edit (or, with the seq reserve used up, any change) could not be saved to disk first, or the service is stopping',
     'Error',
@@ -283,12 +299,13 @@ function operationObject(op: Operation, method: Method): JsonObject {
   if (changesRoom(op)) responses['503'] = responseRef('NotSaved');
   const body = method === 'POST' ? requestBody(op) : undefined;
   if (method === 'POST') responses['413'] = responseRef('BodyTooLarge');
+  if (op.version === 'v1') responses['412'] = responseRef('TooLate');
   return {
     operationId: method === 'GET' || op.methods.length === 1 ? op.operationId : `${op.operationId}_post`,
     tags: [op.version],
     summary: op.summary,
     description: description(op, method),
-    parameters: [...pathParameters(op), ...(method === 'GET' ? queryParameters(op) : [])],
+    parameters: [...pathParameters(op), ...(method === 'GET' ? queryParameters(op) : []), ...(op.version === 'v1' ? [parameterRef('Deadline')] : [])],
     ...(body === undefined ? {} : { requestBody: body }),
     responses,
   };
@@ -523,14 +540,25 @@ export function buildOpenApiDocument(): JsonObject {
         'Applied in turn they give exactly the State at each seq, less `schedule`: the stream leaves it out, since it is derived from fields the stream carries ' +
         'and changes with the clock; a client derives it with the same rules (see Schedule) at its estimate of the server\'s time. ' +
         'A stream that falls behind may get a whole `state` event again. ' +
-        'A comment line `: heartbeat` every 15 s. Counts once against the rate limit, when it connects.',
-      parameters: [{ name: 'api_key', in: 'path', required: true, description: 'The room\'s API key', schema: { type: 'string' } }],
+        'A comment line `: heartbeat` every 15 s, or every `heartbeat` seconds when the stream asks (a client that must see a dead link within seconds: ' +
+        'silence longer than a few heartbeats then means the link is gone). Counts once against the rate limit, when it connects.',
+      parameters: [
+        { name: 'api_key', in: 'path', required: true, description: 'The room\'s API key', schema: { type: 'string' } },
+        {
+          name: 'heartbeat',
+          in: 'query',
+          required: false,
+          description: 'Addition: this stream\'s heartbeat, whole seconds from 1 to 15 (default 15). The Companion module asks for 1.',
+          schema: { type: 'integer', minimum: 1, maximum: 15 },
+        },
+      ],
       responses: {
         '200': {
           description: 'An endless text/event-stream; each event\'s data is a State without its `schedule`, or a patch of one',
           headers: rateHeaders,
           content: { 'text/event-stream': { schema: { type: 'string' } } },
         },
+        '400': jsonResponse('`heartbeat` is not whole seconds from 1 to 15', 'Error'),
         '401': errorResponses['401'],
         '429': errorResponses['429'],
         '503': jsonResponse('The service cannot open more streams right now', 'Error'),
@@ -572,6 +600,6 @@ export function buildOpenApiDocument(): JsonObject {
       { name: 'audience', description: 'Audience questions, sent from phones with the audience key (not the API key)' },
     ],
     paths,
-    components: { schemas: componentSchemas(), responses: responseComponents, headers: headerComponents },
+    components: { schemas: componentSchemas(), responses: responseComponents, headers: headerComponents, parameters: parameterComponents },
   };
 }

@@ -82,9 +82,17 @@ export interface OpenOptions {
   readonly stillAllowed?: () => boolean;
   /** Tears down the connection under a stalled stream (the socket), which closing the stream cannot reach. */
   readonly abortConnection?: () => void;
+  /**
+   * A heartbeat of its own, in whole seconds from 1 to HEARTBEAT_MS / 1000, for a
+   * client that must tell a dead link within seconds (the Companion module):
+   * its silence then means the link is gone. Others get the hub's 15 s heartbeat.
+   */
+  readonly heartbeatSeconds?: number;
 }
 
 export const HEARTBEAT_MS = 15_000;
+/** The step of the streams with a heartbeat of their own (OpenOptions.heartbeatSeconds). */
+const FAST_TICK_MS = 1_000;
 /**
  * Bytes of one change written to streams per turn of the event loop (about a
  * millisecond of copying on a Pi 4): a 100-timer room's 130 KB snapshot goes to
@@ -144,6 +152,9 @@ export class PushHub {
   readonly #heartbeatChunk: PushChunk = { bytes: encodeChunk(HEARTBEAT), seq: null };
   #unsubscribe: (() => void) | null = null;
   #heartbeat: { cancel(): void } | null = null;
+  /** The streams with a heartbeat of their own: every how many fast ticks, and the ticks since their last one. */
+  readonly #fastBeats = new Map<PushClient, { every: number; since: number }>();
+  #fastTick: { cancel(): void } | null = null;
   #flushQueued = false;
   /**
    * Whether a change since the last broadcast is one the viewer and kiosk streams
@@ -289,6 +300,11 @@ export class PushHub {
         this.#onError(error);
       }
     });
+    const seconds = opts.heartbeatSeconds;
+    if (seconds !== undefined && seconds * 1000 < this.#heartbeatMs) {
+      this.#fastBeats.set(client, { every: Math.max(1, Math.round(seconds)), since: 0 });
+      this.#fastTick ??= this.#repeater.every(FAST_TICK_MS, () => this.#beatFast());
+    }
     return client;
   }
 
@@ -372,6 +388,16 @@ export class PushHub {
     if (i < sends.length) setImmediate(() => this.#sendFrom(sends, i, generation));
   }
 
+  /** The heartbeats of the streams that asked for their own; the stall and key checks stay with the hub's tick. */
+  #beatFast(): void {
+    for (const [client, beat] of this.#fastBeats) {
+      beat.since += 1;
+      if (beat.since < beat.every) continue;
+      beat.since = 0;
+      client.send(this.#heartbeatChunk);
+    }
+  }
+
   #tick(): void {
     let onSockets = false;
     for (const client of [...this.#clients]) {
@@ -418,6 +444,10 @@ export class PushHub {
 
   #remove(client: PushClient): void {
     this.#aborts.delete(client);
+    if (this.#fastBeats.delete(client) && this.#fastBeats.size === 0) {
+      this.#fastTick?.cancel();
+      this.#fastTick = null;
+    }
     const admission = this.#admissions.get(client);
     // Ended before it was kept (gone before its first write): it took nothing.
     if (!this.#clients.delete(client) || admission === undefined) return;
@@ -429,6 +459,9 @@ export class PushHub {
   #stopHeartbeat(): void {
     this.#heartbeat?.cancel();
     this.#heartbeat = null;
+    this.#fastTick?.cancel();
+    this.#fastTick = null;
+    this.#fastBeats.clear();
   }
 }
 

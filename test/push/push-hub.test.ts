@@ -339,3 +339,47 @@ describe('push hub: a large change is sent in slices', () => {
     expect(skipped).toBeGreaterThan(0);
   });
 });
+
+describe('a stream with a heartbeat of its own', () => {
+  /** A repeater per period, ticked by hand: the hub's 15 s tick and the 1 s one of the fast streams. */
+  function repeaters() {
+    const runs = new Map<number, () => void>();
+    const repeater: Repeater = {
+      every(ms, run) {
+        runs.set(ms, run);
+        return { cancel: () => void runs.delete(ms) };
+      },
+    };
+    return { repeater, tick: (ms: number) => runs.get(ms)?.(), active: (ms: number) => runs.has(ms) };
+  }
+
+  it('gets `: heartbeat` every N seconds while the others keep the 15 s one; the 1 s tick runs only while such a stream is open', async () => {
+    const clock = new FakeClock();
+    const service = new RoomService({ initialRoom: createRoom('t1'), clock, scheduler: clock.scheduler });
+    service.start();
+    const beats = repeaters();
+    const hub = new PushHub({ source: service, repeater: beats.repeater, nowMs: clock.monoMs });
+    hub.start();
+    const plain = readStream(mustOpen(hub, { kind: 'control' }).stream);
+    expect(beats.active(1_000)).toBe(false);
+    const fast = readStream(mustOpen(hub, { kind: 'control', heartbeatSeconds: 2 }).stream);
+    expect(beats.active(1_000)).toBe(true);
+    beats.tick(1_000);
+    await settleIo();
+    expect(fast.comments).toEqual([]);
+    beats.tick(1_000);
+    await fast.waitForComments(1);
+    beats.tick(1_000);
+    beats.tick(1_000);
+    await fast.waitForComments(2);
+    await settleIo();
+    expect(plain.comments).toEqual([]);
+    beats.tick(15_000);
+    await plain.waitForComments(1);
+    await fast.cancel();
+    await settleIo();
+    expect(beats.active(1_000)).toBe(false);
+    expect(beats.active(15_000)).toBe(true);
+    await plain.cancel();
+  });
+});
