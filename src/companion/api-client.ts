@@ -77,13 +77,28 @@ export function networkReason(error: unknown): string {
   return String(error);
 }
 
-/** Reads the whole answer. Throws only when no answer came (network, timeout). */
-export async function send(fetchImpl: Fetch, url: string, call: Pick<ApiCall, 'method' | 'body'>, timeoutMs: number): Promise<ApiAnswer> {
+/** The header that tells the box until when a request may happen (src/commands/deadline.ts on the box). */
+export const DEADLINE_HEADER = 'Showclock-Deadline';
+
+/**
+ * Reads the whole answer. Throws only when no answer came (network, or `signal` gave up).
+ * `deadline`: the box's time (ms) after which it must refuse the request; none for reads.
+ */
+export async function send(
+  fetchImpl: Fetch,
+  url: string,
+  call: Pick<ApiCall, 'method' | 'body'>,
+  signal: AbortSignal,
+  deadline: number | null = null,
+): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (call.body !== null) headers['Content-Type'] = 'application/json';
+  if (deadline !== null) headers[DEADLINE_HEADER] = String(deadline);
   const response = await fetchImpl(url, {
     method: call.method,
-    headers: call.body === null ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+    headers,
     ...(call.body === null ? {} : { body: JSON.stringify(call.body) }),
-    signal: AbortSignal.timeout(timeoutMs),
+    signal,
   });
   return answerOf(response);
 }

@@ -1,8 +1,10 @@
 // The module's link to one Showclock box: it checks the box's API version, holds
 // one push stream (`/events`: one request of the key's quota per connection,
-// never polling), re-reads `/state` after a reconnect, retries forever with
-// backoff, sends the actions' requests one at a time, and publishes variables
-// and feedbacks at each change and each server second boundary.
+// never polling) with a heartbeat every second, so a link that goes silent is
+// shown as lost within seconds, re-reads `/state` after a reconnect, retries
+// forever with backoff (link-state.ts), sends the presses one at a time, each
+// once, in time or never (press-timing.ts), and publishes variables and
+// feedbacks at each change and each server second boundary.
 //
 // It needs only a small part of Companion's InstanceBase (ModuleHost), so the
 // same code runs in Companion and in the tests, against the real service.
@@ -13,7 +15,8 @@ import { streamSnapshots } from '../client/stream-snapshots.js';
 import type { ActionRunner } from './actions.js';
 import { answerOf, apiUrl, errorText, isSnapshot, networkReason, send, snapshotIn, type ApiAnswer, type Fetch, type Target } from './api-client.js';
 import { feedbackSignatures, FEEDBACK_IDS, type FeedbackId, type FeedbackSource } from './feedbacks.js';
-import { DEFAULT_BACKOFF, linkAfter, retryDelayMs, statusOf, type Backoff, type LinkState, type Outcome } from './link-state.js';
+import { connectionWord, DEFAULT_BACKOFF, linkAfter, retryDelayMs, statusOf, type Backoff, type LinkState, type Outcome } from './link-state.js';
+import { planPress, PRESS_DEADLINE_MS, PRESS_GIVE_UP_MS } from './press-timing.js';
 import { RoomClock, REAL_TIMERS, type Timers } from './room-clock.js';
 import type { RoomView } from './room-view.js';
 import { STATE_READ, toApiCall, type ApiCall, type ModuleAction } from './requests.js';
@@ -47,12 +50,21 @@ export interface ConnectionOptions {
   readonly timers?: Timers;
   readonly random?: () => number;
   readonly backoff?: Backoff;
-  /** No byte on the stream (the box sends a heartbeat every 15 s) for this long: the connection is dead. */
+  /** No byte on the stream for this long: the link is dead. By default LINK_SILENCE_MS, or LEGACY_SILENCE_MS on a box without its own heartbeat. */
   readonly silenceMs?: number;
-  readonly requestTimeoutMs?: number;
+  /** The version check, the stream's opening and the re-read of the state give up after this long. */
+  readonly connectTimeoutMs?: number;
 }
 
-/** Commands waiting beyond this are refused: a panel hammered while the box is slow must not queue a minute of presses. */
+/** The heartbeat the module asks of its stream (`/events?heartbeat=1`). */
+export const STREAM_HEARTBEAT_SECONDS = 1;
+/** Three heartbeats missed: the link is dead (a box busy for 2 s is not). Within 5 s of the link freezing, as the issue asks. */
+export const LINK_SILENCE_MS = 3_000;
+/** A box older than its own heartbeat beats every 15 s: silence is then judged as before. */
+export const LEGACY_SILENCE_MS = 40_000;
+export const CONNECT_TIMEOUT_MS = 3_000;
+
+/** Presses waiting beyond this are dropped at once: each waits at most PRESS_DEADLINE_MS anyway. */
 const MAX_QUEUED = 10;
 
 export class ShowclockConnection implements ActionRunner, FeedbackSource {
@@ -62,8 +74,8 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
   readonly #timers: Timers;
   readonly #random: () => number;
   readonly #backoff: Backoff;
-  readonly #silenceMs: number;
-  readonly #requestTimeoutMs: number;
+  readonly #silenceMs: number | undefined;
+  readonly #connectTimeoutMs: number;
   readonly #room: RoomClock;
 
   #target: Target | null = null;
@@ -73,6 +85,8 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
   #wake: (() => void) | null = null;
   #link: LinkState = { kind: 'not-configured', problem: 'Enter the host, port and API key' };
   #serverVersion = '';
+  /** The box offers a heartbeat of its own (see version-check.ts). */
+  #ownHeartbeat = false;
   /** No command before this instant (this machine's monotonic ms): the box's rate-limit window. */
   #blockedUntil = 0;
   #blockTimer: unknown = null;
@@ -91,8 +105,8 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
     this.#timers = opts.timers ?? REAL_TIMERS;
     this.#random = opts.random ?? Math.random;
     this.#backoff = opts.backoff ?? DEFAULT_BACKOFF;
-    this.#silenceMs = opts.silenceMs ?? 40_000;
-    this.#requestTimeoutMs = opts.requestTimeoutMs ?? 5_000;
+    this.#silenceMs = opts.silenceMs;
+    this.#connectTimeoutMs = opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     this.#room = new RoomClock((state, view) => this.#publish(state, view), { perfNow: this.#perfNow, timers: this.#timers });
   }
 
@@ -221,23 +235,33 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
 
     const controller = new AbortController();
     this.#stream = controller;
+    // A frozen link answers nothing, not even the headers: given up on like any other request.
+    let late = false;
+    const openTimer = this.#timers.set(() => {
+      late = true;
+      controller.abort();
+    }, this.#connectTimeoutMs);
+    const path = this.#ownHeartbeat ? `/events?heartbeat=${STREAM_HEARTBEAT_SECONDS}` : '/events';
     let response: Response;
     try {
-      response = await this.#fetch(apiUrl(target, '/events'), { headers: { Accept: 'text/event-stream' }, signal: controller.signal });
+      response = await this.#fetch(apiUrl(target, path), { headers: { Accept: 'text/event-stream' }, signal: controller.signal });
     } catch (error) {
-      return { kind: 'unreachable', reason: networkReason(error) };
+      return { kind: 'unreachable', reason: late ? 'no answer in time' : networkReason(error) };
+    } finally {
+      this.#timers.clear(openTimer);
     }
     if (!response.ok || response.body === null) {
       return this.#refusal(await answerOf(response), 'the push stream');
     }
-    return this.#read(generation, target, response.body, controller, reconnect, onConnected);
+    const silenceMs = this.#silenceMs ?? (this.#ownHeartbeat ? LINK_SILENCE_MS : LEGACY_SILENCE_MS);
+    return this.#read(generation, target, response.body, controller, silenceMs, reconnect, onConnected);
   }
 
   /** null when the box is new enough (its API version noted), otherwise why not. */
   async #checkVersion(target: Target): Promise<Outcome | null> {
     let answer: ApiAnswer;
     try {
-      answer = await send(this.#fetch, target.origin + OPENAPI_PATH, { method: 'GET', body: null }, this.#requestTimeoutMs);
+      answer = await this.#withTimeout(this.#connectTimeoutMs, (signal) => send(this.#fetch, target.origin + OPENAPI_PATH, { method: 'GET', body: null }, signal));
     } catch (error) {
       return { kind: 'unreachable', reason: networkReason(error) };
     }
@@ -245,6 +269,7 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
     const verdict = judgeOpenApi(answer.status, answer.body);
     if (!verdict.ok) return { kind: 'too-old', reason: verdict.reason };
     this.#serverVersion = verdict.apiVersion;
+    this.#ownHeartbeat = verdict.ownHeartbeat;
     return null;
   }
 
@@ -267,6 +292,7 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
     target: Target,
     body: ReadableStream<Uint8Array>,
     controller: AbortController,
+    silenceMs: number,
     reconnect: boolean,
     onConnected: () => void,
   ): Promise<Outcome> {
@@ -301,18 +327,21 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
       watchdog = this.#timers.set(() => {
         silent = true;
         controller.abort();
-      }, this.#silenceMs);
+        // The read ends now whatever the fetch does with the abort (Node's errors the body; not every fetch does).
+        reader.cancel().catch(() => {});
+      }, silenceMs);
     };
+    const silence = (): string => `nothing heard for ${Math.round(silenceMs / 1000)} s`;
     arm();
     try {
       for (;;) {
         const chunk = await reader.read();
-        if (chunk.done) return { kind: 'lost', delivered, reason: 'closed by the box' };
+        if (chunk.done) return { kind: 'lost', delivered, reason: silent ? silence() : 'closed by the box' };
         arm();
         parse(decoder.decode(chunk.value, { stream: true }));
       }
     } catch (error) {
-      return { kind: 'lost', delivered, reason: silent ? `nothing heard for ${Math.round(this.#silenceMs / 1000)} s` : networkReason(error) };
+      return { kind: 'lost', delivered, reason: silent ? silence() : networkReason(error) };
     } finally {
       if (watchdog !== null) this.#timers.clear(watchdog);
       if (this.#stream === controller) this.#stream = null;
@@ -321,8 +350,14 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
 
   /** After a reconnect: the state as of now, in case the stream's first snapshot and the present differ. */
   async #reread(generation: number, target: Target): Promise<void> {
-    const answer = await this.#request(target, STATE_READ);
-    if (answer === null || generation !== this.#generation) return;
+    let answer: ApiAnswer;
+    try {
+      answer = await this.#request(target, STATE_READ, this.#connectTimeoutMs, null);
+    } catch (error) {
+      this.#host.log('warn', `Showclock did not give the state after reconnecting: ${networkReason(error)}`);
+      return;
+    }
+    if (generation !== this.#generation) return;
     const state = snapshotIn(answer.body);
     if (answer.status === 200 && state !== null) this.#room.accept(state, false);
     else this.#host.log('warn', `Showclock did not give the state after reconnecting: ${errorText(answer)} (${answer.status})`);
@@ -330,13 +365,33 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
 
   // ---- commands ----
 
+  /**
+   * A press: built from the room as the operator sees it now, then sent once, in
+   * time, or never (press-timing.ts). Resolves when it is done or dropped, within
+   * PRESS_GIVE_UP_MS, so Companion never gives up on a press the module still holds.
+   */
   run(action: ModuleAction): Promise<void> {
+    const pressedAt = this.#perfNow();
+    if (this.#target === null) {
+      this.#host.log('error', 'Showclock: not configured; enter the host, port and API key');
+      return Promise.resolve();
+    }
+    const built = toApiCall(action, this.#room.state, this.#room.serverNow());
+    if (!built.ok) {
+      this.reject(`${built.error}; nothing was sent`);
+      return Promise.resolve();
+    }
+    const { call } = built;
+    if (!this.isConnected()) {
+      this.#dropped(call, `not connected (${connectionWord(this.#link)}); a press is sent only while the link is up, never kept for later`);
+      return Promise.resolve();
+    }
     if (this.#queued >= MAX_QUEUED) {
-      this.#host.log('warn', `Showclock: ${MAX_QUEUED} commands are already waiting for the box; this one was not sent`);
+      this.#dropped(call, `${MAX_QUEUED} presses are already waiting for the box`);
       return Promise.resolve();
     }
     this.#queued += 1;
-    const done = this.#queue.then(() => this.#send(action)).finally(() => {
+    const done = this.#queue.then(() => this.#send(call, pressedAt)).finally(() => {
       this.#queued -= 1;
     });
     this.#queue = done.catch(() => {});
@@ -347,48 +402,71 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
     this.#host.log('error', `Showclock: ${message}`);
   }
 
-  async #send(action: ModuleAction): Promise<void> {
+  #dropped(call: ApiCall, why: string): void {
+    this.#host.log('warn', `Showclock: "${call.name}" dropped, not sent: ${why}`);
+  }
+
+  async #send(call: ApiCall, pressedAt: number): Promise<void> {
     const target = this.#target;
-    if (target === null) {
-      this.#host.log('error', 'Showclock: not configured; enter the host, port and API key');
+    const serverNow = this.#room.serverNow();
+    if (target === null || serverNow === null || !this.isConnected()) {
+      this.#dropped(call, 'the link went down while it waited for the presses before it');
       return;
     }
-    const built = toApiCall(action, this.#room.state);
-    if (!built.ok) {
-      this.reject(`${built.error}; nothing was sent`);
+    const plan = planPress(pressedAt, this.#perfNow(), serverNow);
+    if (!plan.send) {
+      this.#dropped(call, `it waited ${(plan.waitedMs / 1000).toFixed(1)} s behind the presses before it; a press is never sent late`);
       return;
     }
     const waitMs = this.#blockedUntil - this.#perfNow();
     if (waitMs > 0) {
-      this.#host.log('warn', `Showclock: "${built.call.name}" not sent: the rate limit is reached; the box takes commands again in ${Math.ceil(waitMs / 1000)} s`);
+      this.#host.log('warn', `Showclock: "${call.name}" not sent: the rate limit is reached; the box takes commands again in ${Math.ceil(waitMs / 1000)} s`);
       return;
     }
-    const answer = await this.#request(target, built.call);
-    if (answer === null) return;
+    let answer: ApiAnswer;
+    try {
+      answer = await this.#request(target, call, plan.timeoutMs, plan.deadline);
+    } catch (error) {
+      this.#host.log(
+        'error',
+        `Showclock: "${call.name}" got no answer (${networkReason(error)}) and was dropped: ` +
+          `the box does a press only if it arrives within ${PRESS_DEADLINE_MS / 1000} s, so it happened by then or never will`,
+      );
+      return;
+    }
     if (answer.status >= 200 && answer.status < 300) {
       const state = snapshotIn(answer.body);
       if (state !== null) this.#room.accept(state, false);
       return;
     }
-    if (answer.status === 429) {
-      this.#host.log('warn', `Showclock refused "${built.call.name}" (429): ${errorText(answer)}`);
+    if (answer.status === 412) {
+      this.#dropped(call, `it reached the box too late, which did nothing (${errorText(answer)})`);
       return;
     }
-    this.#host.log('error', `Showclock refused "${built.call.name}" (${answer.status}): ${errorText(answer)}`);
+    if (answer.status === 429) {
+      this.#host.log('warn', `Showclock refused "${call.name}" (429): ${errorText(answer)}`);
+      return;
+    }
+    this.#host.log('error', `Showclock refused "${call.name}" (${answer.status}): ${errorText(answer)}`);
   }
 
-  /** One request; null when no answer came (logged). Keeps the rate-limit window the box reports. */
-  async #request(target: Target, call: ApiCall): Promise<ApiAnswer | null> {
-    let answer: ApiAnswer;
-    try {
-      answer = await send(this.#fetch, apiUrl(target, call.path), call, this.#requestTimeoutMs);
-    } catch (error) {
-      this.#host.log('error', `Showclock: "${call.name}" got no answer: ${networkReason(error)}`);
-      return null;
-    }
+  /** One request, given up after `timeoutMs` (throws then, as when no answer came). Keeps the rate-limit window the box reports. */
+  async #request(target: Target, call: ApiCall, timeoutMs: number, deadline: number | null): Promise<ApiAnswer> {
+    const answer = await this.#withTimeout(timeoutMs, (signal) => send(this.#fetch, apiUrl(target, call.path), call, signal, deadline));
     // A 429, or the last request of the window: nothing more until the window ends.
     if ((answer.status === 429 || answer.remaining === 0) && answer.resetSeconds !== null) this.#block(answer.resetSeconds * 1000);
     return answer;
+  }
+
+  /** Runs `request`, aborting it after `ms` on the module's timers (a TimeoutError then, as AbortSignal.timeout gives). */
+  async #withTimeout<T>(ms: number, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const timer = this.#timers.set(() => controller.abort(new DOMException('no answer in time', 'TimeoutError')), ms);
+    try {
+      return await request(controller.signal);
+    } finally {
+      this.#timers.clear(timer);
+    }
   }
 
   #block(ms: number): void {

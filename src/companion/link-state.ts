@@ -1,8 +1,10 @@
 // Where the module stands with the box, how Companion's connection status shows
 // it, and how long to wait before the next try. The module never gives up (a
-// box may come back at any time during a show), but a wrong key or a box that
-// is too old is tried only once a minute: retrying faster cannot fix either,
-// and a wrong key counts against the box's per-address quota.
+// box may come back at any time during a show) and tries at least every 3 s
+// (3.75 s with jitter), so a box that returns after a reboot is on the keys again
+// within 5 s of answering. A wrong key or a box that is too old is tried only
+// once a minute: retrying faster cannot fix either, and a wrong key counts
+// against the box's per-address quota.
 import { InstanceStatus } from '@companion-module/base';
 
 export type LinkState =
@@ -29,7 +31,7 @@ export interface Backoff {
   readonly slowMs: number;
 }
 
-export const DEFAULT_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 30_000, slowMs: 60_000 };
+export const DEFAULT_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 3_000, slowMs: 60_000 };
 
 /**
  * The wait before the next try. `failures` counts the tries in a row that did not

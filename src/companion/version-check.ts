@@ -30,7 +30,12 @@ export const REQUIRED_OPERATIONS = [
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
-export type Verdict = { readonly ok: true; readonly apiVersion: string } | { readonly ok: false; readonly reason: string };
+/**
+ * `ownHeartbeat`: the box offers a push stream with a heartbeat of its own
+ * (`/events?heartbeat=N`), so the module can tell a dead link within seconds;
+ * an older box beats every 15 s.
+ */
+export type Verdict = { readonly ok: true; readonly apiVersion: string; readonly ownHeartbeat: boolean } | { readonly ok: false; readonly reason: string };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -55,5 +60,12 @@ export function judgeOpenApi(status: number, body: unknown): Verdict {
   const offered = operationIds(body.paths);
   const missing = REQUIRED_OPERATIONS.filter((id) => !offered.has(id));
   if (missing.length > 0) return { ok: false, reason: `API ${apiVersion} lacks ${missing.map((id) => id.replace(/^v1_/, '')).join(', ')}` };
-  return { ok: true, apiVersion };
+  return { ok: true, apiVersion, ownHeartbeat: offersHeartbeat(body.paths) };
+}
+
+function offersHeartbeat(paths: Record<string, unknown>): boolean {
+  const events = paths['/api/v1/{api_key}/events'];
+  const get = isRecord(events) ? events.get : undefined;
+  const parameters = isRecord(get) && Array.isArray(get.parameters) ? (get.parameters as unknown[]) : [];
+  return parameters.some((p) => isRecord(p) && p.name === 'heartbeat' && p.in === 'query');
 }

@@ -11,14 +11,16 @@ describe('retry delays', () => {
   const middle = () => 0.5;
   const unreachable: Outcome = { kind: 'unreachable', reason: 'connection refused' };
 
-  it('doubles from 1 s to a 30 s cap and never stops', () => {
-    const delays = [1, 2, 3, 4, 5, 6, 7, 50, 10_000].map((n) => retryDelayMs(unreachable, n, DEFAULT_BACKOFF, middle));
-    expect(delays).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000, 30_000]);
+  it('doubles from 1 s to a 3 s cap and never stops, so a box back from a reboot is seen within 5 s', () => {
+    const delays = [1, 2, 3, 4, 50, 10_000].map((n) => retryDelayMs(unreachable, n, DEFAULT_BACKOFF, middle));
+    expect(delays).toEqual([1_000, 2_000, 3_000, 3_000, 3_000, 3_000]);
+    expect(retryDelayMs({ kind: 'lost', delivered: true, reason: 'nothing heard for 3 s' }, 1, DEFAULT_BACKOFF, middle)).toBe(1_000);
   });
 
-  it('jitters by up to a quarter either way', () => {
-    expect(retryDelayMs(unreachable, 3, DEFAULT_BACKOFF, () => 0)).toBe(3_000);
-    expect(retryDelayMs(unreachable, 3, DEFAULT_BACKOFF, () => 1)).toBe(5_000);
+  it('jitters by up to a quarter either way, never beyond 3.75 s', () => {
+    expect(retryDelayMs(unreachable, 2, DEFAULT_BACKOFF, () => 0)).toBe(1_500);
+    expect(retryDelayMs(unreachable, 2, DEFAULT_BACKOFF, () => 1)).toBe(2_500);
+    expect(retryDelayMs(unreachable, 99, DEFAULT_BACKOFF, () => 1)).toBe(3_750);
   });
 
   it('waits a minute after a wrong key or a box too old, and the reset time after a 429', () => {
@@ -30,7 +32,15 @@ describe('retry delays', () => {
 
 describe('version check', () => {
   it("accepts this service's own OpenAPI document and reads its API version", () => {
-    expect(judgeOpenApi(200, JSON.parse(JSON.stringify(buildOpenApiDocument())))).toEqual({ ok: true, apiVersion: '1.0.0' });
+    expect(judgeOpenApi(200, JSON.parse(JSON.stringify(buildOpenApiDocument())))).toEqual({ ok: true, apiVersion: '1.0.0', ownHeartbeat: true });
+  });
+
+  it('tells a box that offers its own heartbeat (/events?heartbeat) from one that beats every 15 s', () => {
+    const doc = JSON.parse(JSON.stringify(buildOpenApiDocument())) as { paths: Record<string, { get: { parameters: { name: string }[] } }> };
+    const events = doc.paths['/api/v1/{api_key}/events'];
+    if (events === undefined) throw new Error('no events path');
+    events.get.parameters = events.get.parameters.filter((p) => p.name !== 'heartbeat');
+    expect(judgeOpenApi(200, doc)).toEqual({ ok: true, apiVersion: '1.0.0', ownHeartbeat: false });
   });
 
   it('says what an older box lacks', () => {
