@@ -2,7 +2,9 @@
 // that need no question id (a button cannot know one). Each callback reads its
 // options (text fields with Companion variables filled in), builds a
 // ModuleAction and hands it to the runner; a typing mistake is logged with what
-// to write instead, and nothing is sent.
+// to write instead, and nothing is sent. The dropdowns naming a timer or a tag
+// offer the room's lists (ChoiceLists): the instance rebuilds the definitions
+// when the running order or the tags change.
 import type {
   CompanionActionContext,
   CompanionActionDefinition,
@@ -19,10 +21,26 @@ import {
   type Appearance,
   type AuxAppearance,
   type MessageColor,
-  type TimerFields,
+  type Tag,
   type ZeroBehavior,
 } from '../domain/types.js';
-import { adjustMs, parseOptionalDuration, parsePosition, parseSignedMs, parseTimerRef, TIMER_REF_OPTIONS, type Parsed } from './options.js';
+import { FLASH_COUNT_DEFAULT, FLASH_COUNT_MAX, FLASH_COUNT_MIN } from '../domain/limits.js';
+import {
+  adjustMs,
+  NO_LISTS,
+  parseFlashCount,
+  parseOptionalDanger,
+  parseOptionalDuration,
+  parseOptionalInstant,
+  parsePosition,
+  parseSignedMs,
+  parseTimerRef,
+  tagOption,
+  tagValue,
+  timerRefOptions,
+  type ChoiceLists,
+  type Parsed,
+} from './options.js';
 import {
   AUX_COMMANDS,
   TRANSPORT_COMMANDS,
@@ -31,6 +49,8 @@ import {
   type MessageInput,
   type ModuleAction,
   type SwitchMode,
+  type TimerChange,
+  type TimerRef,
   type TransportCommand,
 } from './requests.js';
 
@@ -166,8 +186,11 @@ async function messageInput(options: CompanionOptionValues, parse: (text: string
   };
 }
 
-function timerFieldOptions(forUpdate: boolean): SomeCompanionActionInputField[] {
+const INSTANT_TOOLTIP = "A time of day in the room's time zone: 19:30, 7:30 pm, or 2026-11-24 09:00 for another day (a time already past today is tomorrow's); or milliseconds since the epoch";
+
+function timerFieldOptions(forUpdate: boolean, tags: readonly Tag[]): SomeCompanionActionInputField[] {
   const hint = forUpdate ? ' (empty: unchanged)' : '';
+  const clearable = forUpdate ? ' (empty: unchanged; none: clear)' : ' (empty: none)';
   return [
     { type: 'textinput', id: 'label', label: `Label${forUpdate ? hint : ' (empty: "Timer N")'}`, default: '', useVariables: true },
     { type: 'textinput', id: 'speaker', label: `Speaker${hint}`, default: '', useVariables: true },
@@ -180,6 +203,17 @@ function timerFieldOptions(forUpdate: boolean): SomeCompanionActionInputField[] 
       useVariables: true,
     },
     { type: 'textinput', id: 'warnAt', label: `Warning from${hint}`, tooltip: 'Remaining time at which the display turns orange, e.g. 1:00', default: forUpdate ? '' : '1:00', useVariables: true },
+    {
+      type: 'textinput',
+      id: 'dangerAt',
+      label: `Red from${forUpdate ? ' (empty: unchanged; 0 or none: no red)' : ' (empty: no red)'}`,
+      tooltip: 'Remaining time at which the display turns red before zero, e.g. 0:30 (the danger feedback follows it)',
+      default: '',
+      useVariables: true,
+    },
+    { type: 'textinput', id: 'scheduledAt', label: `Starts by itself at${clearable}`, tooltip: `${INSTANT_TOOLTIP}. The timer becomes active and starts then`, default: '', useVariables: true },
+    { type: 'textinput', id: 'endsAt', label: `Counts to${clearable}`, tooltip: `${INSTANT_TOOLTIP}. The timer counts to this time instead of its duration`, default: '', useVariables: true },
+    tagOption(tags, forUpdate),
     {
       type: 'dropdown',
       id: 'appearance',
@@ -195,22 +229,40 @@ function timerFieldOptions(forUpdate: boolean): SomeCompanionActionInputField[] 
   ];
 }
 
-async function timerFields(options: CompanionOptionValues, parse: (text: string) => Promise<string>): Promise<Parsed<TimerFields>> {
+async function timerFields(options: CompanionOptionValues, parse: (text: string) => Promise<string>, forUpdate: boolean): Promise<Parsed<TimerChange>> {
   const label = await parse(text(options, 'label'));
   const speaker = await parse(text(options, 'speaker'));
   const duration = parseOptionalDuration(await parse(text(options, 'duration')), 'duration');
   if (!duration.ok) return duration;
   const warnAt = parseOptionalDuration(await parse(text(options, 'warnAt')), 'warning time');
   if (!warnAt.ok) return warnAt;
+  const dangerAt = parseOptionalDanger(await parse(text(options, 'dangerAt')));
+  if (!dangerAt.ok) return dangerAt;
+  const scheduledAt = parseOptionalInstant(await parse(text(options, 'scheduledAt')), 'start at');
+  if (!scheduledAt.ok) return scheduledAt;
+  const endsAt = parseOptionalInstant(await parse(text(options, 'endsAt')), 'end at');
+  if (!endsAt.ok) return endsAt;
   const appearance = text(options, 'appearance');
-  const fields: TimerFields = {
+  const tagId = tagValue(text(options, 'tagId'));
+  // On create, "none" is the box's default anyway: left out, as an empty field is.
+  const given = <T>(value: T | null | undefined): value is T | null => value !== undefined && (forUpdate || value !== null);
+  const fields: TimerChange = {
     ...(label === '' ? {} : { label }),
     ...(speaker === '' ? {} : { speaker }),
     ...(duration.value === undefined ? {} : { duration: duration.value }),
     ...(warnAt.value === undefined ? {} : { warnAt: warnAt.value }),
+    ...(dangerAt.value === undefined ? {} : { dangerAt: dangerAt.value }),
     ...((APPEARANCES as readonly string[]).includes(appearance) ? { appearance: appearance as Appearance } : {}),
+    ...(given(scheduledAt.value) ? { scheduledAt: scheduledAt.value } : {}),
+    ...(given(endsAt.value) ? { endsAt: endsAt.value } : {}),
+    ...(given(tagId) ? { tagId } : {}),
   };
   return { ok: true, value: fields };
+}
+
+/** The timer an action names, from its options (see timerRefOptions). */
+async function timerRef(options: CompanionOptionValues, parse: (text: string) => Promise<string>): Promise<Parsed<TimerRef>> {
+  return parseTimerRef(text(options, 'by'), await parse(text(options, 'timer')), text(options, 'timerId'));
 }
 
 function define(runner: ActionRunner, name: string, options: SomeCompanionActionInputField[], build: Build, description?: string): CompanionActionDefinition {
@@ -234,7 +286,9 @@ const simple =
   async () =>
     ok(action);
 
-export function actionDefinitions(runner: ActionRunner): CompanionActionDefinitions {
+/** `lists`: what the timer and tag dropdowns offer; none before the first snapshot. */
+export function actionDefinitions(runner: ActionRunner, lists: ChoiceLists = NO_LISTS): CompanionActionDefinitions {
+  const timerOptions = timerRefOptions(lists.timers);
   const transport = Object.fromEntries(
     TRANSPORT_COMMANDS.map((command) => [command, define(runner, TRANSPORT_NAMES[command], [], simple({ type: 'transport', command }))]),
   );
@@ -325,30 +379,40 @@ export function actionDefinitions(runner: ActionRunner): CompanionActionDefiniti
       async (o) => ok({ type: 'zero-behavior', zeroBehavior: pick<ZeroBehavior>(ZERO_BEHAVIORS, text(o, 'zeroBehavior'), 'continue') }),
     ),
     auto_advance: define(runner, 'Auto-advance', [modeOption], async (o) => ok({ type: 'auto-advance', mode: pick(SWITCH_MODES, text(o, 'mode'), 'toggle') })),
-    timer_select: define(runner, 'Timer: select', TIMER_REF_OPTIONS, async (o, parse) => {
-      const ref = parseTimerRef(text(o, 'by'), await parse(text(o, 'timer')));
+    timer_select: define(runner, 'Timer: select', timerOptions, async (o, parse) => {
+      const ref = await timerRef(o, parse);
       return ref.ok ? ok({ type: 'timer.select', timer: ref.value }) : ref;
     }),
-    timer_create: define(runner, 'Timer: create (at the end)', timerFieldOptions(false), async (o, parse) => {
-      const fields = await timerFields(o, parse);
+    timer_start: define(
+      runner,
+      'Timer: start (select and start in one press)',
+      timerOptions,
+      async (o, parse) => {
+        const ref = await timerRef(o, parse);
+        return ref.ok ? ok({ type: 'timer.start', timer: ref.value }) : ref;
+      },
+      'Makes the timer active at its full duration and starts it, as one step; on the timer already active it only starts it, from where it is',
+    ),
+    timer_create: define(runner, 'Timer: create (at the end)', timerFieldOptions(false, lists.tags), async (o, parse) => {
+      const fields = await timerFields(o, parse, false);
       return fields.ok ? ok({ type: 'timer.create', fields: fields.value }) : fields;
     }),
-    timer_update: define(runner, 'Timer: update', [...TIMER_REF_OPTIONS, ...timerFieldOptions(true)], async (o, parse) => {
-      const ref = parseTimerRef(text(o, 'by'), await parse(text(o, 'timer')));
+    timer_update: define(runner, 'Timer: update', [...timerOptions, ...timerFieldOptions(true, lists.tags)], async (o, parse) => {
+      const ref = await timerRef(o, parse);
       if (!ref.ok) return ref;
-      const fields = await timerFields(o, parse);
+      const fields = await timerFields(o, parse, true);
       return fields.ok ? ok({ type: 'timer.update', timer: ref.value, fields: fields.value }) : fields;
     }),
-    timer_delete: define(runner, 'Timer: delete', TIMER_REF_OPTIONS, async (o, parse) => {
-      const ref = parseTimerRef(text(o, 'by'), await parse(text(o, 'timer')));
+    timer_delete: define(runner, 'Timer: delete', timerOptions, async (o, parse) => {
+      const ref = await timerRef(o, parse);
       return ref.ok ? ok({ type: 'timer.delete', timer: ref.value }) : ref;
     }),
     timer_move: define(
       runner,
       'Timer: move',
-      [...TIMER_REF_OPTIONS, { type: 'textinput', id: 'to', label: 'To position (1 = first)', default: '1', useVariables: true }],
+      [...timerOptions, { type: 'textinput', id: 'to', label: 'To position (1 = first)', default: '1', useVariables: true }],
       async (o, parse) => {
-        const ref = parseTimerRef(text(o, 'by'), await parse(text(o, 'timer')));
+        const ref = await timerRef(o, parse);
         if (!ref.ok) return ref;
         const to = parsePosition(await parse(text(o, 'to')));
         return to.ok ? ok({ type: 'timer.move', timer: ref.value, toPosition: to.value }) : to;
@@ -362,5 +426,22 @@ export function actionDefinitions(runner: ActionRunner): CompanionActionDefiniti
       'Take the audience question off the screens (it goes back to approved, kept for later)',
     ),
     questions_clear_answered: define(runner, 'Questions: delete the answered ones', [], simple({ type: 'questions.clear-answered' }), 'Delete the answered questions'),
+    flash: define(
+      runner,
+      'Flash the screens',
+      [{ type: 'number', id: 'count', label: `Times (${FLASH_COUNT_MIN} to ${FLASH_COUNT_MAX})`, default: FLASH_COUNT_DEFAULT, min: FLASH_COUNT_MIN, max: FLASH_COUNT_MAX }],
+      async (o) => {
+        const count = parseFlashCount(o.count ?? FLASH_COUNT_DEFAULT);
+        return count.ok ? ok({ type: 'flash', count: count.value }) : count;
+      },
+      'Every screen inverts this many times, twice a second, to catch a speaker\'s eye; the message is not changed',
+    ),
+    chime_test: define(
+      runner,
+      'Chime test',
+      [],
+      simple({ type: 'chime.test' }),
+      "Every display plays the chime once at the room's volume, whether or not the chimes are on: a sound check",
+    ),
   };
 }

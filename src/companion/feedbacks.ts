@@ -8,7 +8,7 @@ import type { OffsetState } from '../domain/schedule-text.js';
 import { drawBar } from './progress-bar.js';
 import { flagsOf, messageShowing, type MessageFilter, type RoomFlags } from './room-flags.js';
 import { activePosition, type RoomView } from './room-view.js';
-import { parseTimerRef, TIMER_REF_OPTIONS } from './options.js';
+import { NO_LISTS, parseTimerRef, timerRefOptions, type ChoiceLists } from './options.js';
 
 /** What the feedbacks read; the connection provides it. */
 export interface FeedbackSource {
@@ -100,7 +100,8 @@ export function offsetMatches(offsetSeconds: number | null, wanted: OffsetState,
   }
 }
 
-export function feedbackDefinitions(source: FeedbackSource): CompanionFeedbackDefinitions & Record<FeedbackId, CompanionFeedbackDefinition> {
+/** `lists`: what the timer dropdown of `timer_active` offers, as for the actions. */
+export function feedbackDefinitions(source: FeedbackSource, lists: ChoiceLists = NO_LISTS): CompanionFeedbackDefinitions & Record<FeedbackId, CompanionFeedbackDefinition> {
   return {
     running: flagFeedback(source, 'running', 'Running', 'The timer runs', COLOURS.green, COLOURS.white),
     paused: flagFeedback(source, 'paused', 'Paused', 'The timer is paused (midway or ready at its duration), not stopped at zero', COLOURS.amber, COLOURS.black),
@@ -171,15 +172,15 @@ export function feedbackDefinitions(source: FeedbackSource): CompanionFeedbackDe
     timer_active: {
       type: 'boolean',
       name: 'Timer is active',
-      description: 'A given timer (by position or id) is the active one',
+      description: 'A given timer (chosen in the running order, or by position or id) is the active one',
       defaultStyle: { bgcolor: COLOURS.blue, color: COLOURS.white },
-      options: TIMER_REF_OPTIONS,
+      options: timerRefOptions(lists.timers),
       callback: async (feedback, context) => {
         const state = source.snapshot();
         if (state === null) return false;
-        const ref = parseTimerRef(option(feedback.options, 'by'), await context.parseVariablesInString(option(feedback.options, 'timer')));
+        const ref = parseTimerRef(option(feedback.options, 'by'), await context.parseVariablesInString(option(feedback.options, 'timer')), option(feedback.options, 'timerId'));
         if (!ref.ok) return false;
-        return ref.value.by === 'id' ? state.activeTimerId === ref.value.id : activePosition(state) === ref.value.position;
+        return ref.value.by === 'position' ? activePosition(state) === ref.value.position : state.activeTimerId === ref.value.id;
       },
     },
     progress: {

@@ -3,7 +3,9 @@
 // colours and a progress bar, ±10 s / ±1 min / ±5 min, blackout, ON AIR and
 // message clear. The other categories hold the rest of the actions,
 // "Questions" the moderator's keys for audience questions, "Schedule" where the
-// show stands against its plan, and "Aux timer" the second timer. Variables in
+// show stands against its plan, "Aux timer" the second timer, and "Alerts" the
+// screen flash and the chime test. Timer keys name timers by position, since a
+// preset cannot know a room's ids (the timer dropdown is there once on a key). Variables in
 // key text carry the connection's label, so presets are remade when it changes.
 import type { CompanionButtonPresetDefinition, CompanionPresetDefinitions, CompanionPresetFeedback, CompanionOptionValues } from '@companion-module/base';
 import { COLOURS, type FeedbackId } from './feedbacks.js';
@@ -103,6 +105,11 @@ export function presetDefinitions(label: string): CompanionPresetDefinitions {
       lit('timer_active', COLOURS.blue, COLOURS.white, { by: 'position', timer: String(position) }),
     ]);
   }
+  // One press from anywhere in the show: select and start together (lit while that timer is the active one).
+  for (let position = 1; position <= 8; position += 1) {
+    const which = { by: 'position', timer: String(position) };
+    presets[`timer_start_${position}`] = button(timers, `Start timer ${position}`, `START\n${position}`, 'timer_start', which, [lit('timer_active', COLOURS.blue, COLOURS.white, which)]);
+  }
 
   const messages = 'Messages';
   presets.message_wrap_up = button(messages, 'Wrap up (toggle)', 'WRAP\nUP', 'message_toggle', { text: 'Please wrap up', color: 'red', flash: true, bold: true }, [
@@ -130,6 +137,11 @@ export function presetDefinitions(label: string): CompanionPresetDefinitions {
   presets.schedule_offset_text = button(schedule, 'Behind / ahead in words', `$(${label}:offset_text)`, null, {}, behindAhead, '14');
   presets.schedule_next_start = button(schedule, 'Next planned start', `NEXT AT\n$(${label}:next_start)`, null, {}, [], '14');
   presets.show_reset = button(schedule, 'Reset the show (new run)', 'RESET\nSHOW', 'show_reset', {}, [], '14');
+
+  const alerts = 'Alerts';
+  presets.flash = button(alerts, 'Flash the screens (3 times)', 'FLASH', 'flash', { count: 3 });
+  presets.flash_long = button(alerts, 'Flash the screens (10 times)', 'FLASH\n×10', 'flash', { count: 10 });
+  presets.chime_test = button(alerts, 'Chime test', 'CHIME\nTEST', 'chime_test', {}, [], '14');
 
   const aux = 'Aux timer';
   presets.aux_toggle = button(aux, 'Aux start/pause with its time', `$(${label}:aux_label)\n$(${label}:aux_time)`, 'aux_toggle', {}, [

@@ -2,6 +2,7 @@
 // press sent to the box (a ModuleAction) or the message it was refused with.
 import type { CompanionActionContext, CompanionActionDefinition, CompanionOptionValues } from '@companion-module/base';
 import { actionDefinitions, type ActionRunner } from '../../src/companion/actions.js';
+import { NO_LISTS, type ChoiceLists } from '../../src/companion/options.js';
 import type { ModuleAction } from '../../src/companion/requests.js';
 
 export interface ActionFiring {
@@ -12,8 +13,11 @@ export interface ActionFiring {
   readonly fire: (id: string, options: CompanionOptionValues) => Promise<ModuleAction | string>;
 }
 
-/** `variables` stands in for Companion's variable parser: each `$(…)` it names is replaced by its value. */
-export function actionFiring(variables: Readonly<Record<string, string>> = {}): ActionFiring {
+/**
+ * `variables` stands in for Companion's variable parser: each `$(…)` it names is
+ * replaced by its value. `lists`: what the timer and tag dropdowns offer.
+ */
+export function actionFiring(variables: Readonly<Record<string, string>> = {}, lists: ChoiceLists = NO_LISTS): ActionFiring {
   const sent: ModuleAction[] = [];
   const rejected: string[] = [];
   const runner: ActionRunner = {
@@ -24,7 +28,7 @@ export function actionFiring(variables: Readonly<Record<string, string>> = {}): 
       rejected.push(message);
     },
   };
-  const defs = actionDefinitions(runner);
+  const defs = actionDefinitions(runner, lists);
   const context: CompanionActionContext = {
     parseVariablesInString: async (text) => Object.entries(variables).reduce((out, [name, value]) => out.replaceAll(name, value), text),
     setCustomVariableValue: () => {},

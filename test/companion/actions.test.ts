@@ -153,6 +153,9 @@ describe('action definitions: options to ModuleAction', () => {
         'aux_adjust',
         'aux_adjust_ms',
         'aux_set',
+        'timer_start',
+        'flash',
+        'chime_test',
       ].sort(),
     );
   });
