@@ -1,0 +1,7 @@
+// Types for scripts/companion-deps.mjs, so the TypeScript Companion host can start modules on Companion's node22 runtime.
+export const MODULE_PACKAGE_DIR: string;
+export const MODULE_NODE_MODULES: string;
+export const COMPANION_NODE_VERSION: string;
+export function companionNode(): string;
+export function companionDepsCurrent(): boolean;
+export function ensureCompanionDeps(options?: { log?: (line: string) => void }): { node: string; installed: boolean; output: string };
