@@ -6,7 +6,7 @@
 // passed in.
 import { parseInstantText } from '../client/time-of-day-text.js';
 import type { Snapshot } from '../domain/snapshot.js';
-import type { Appearance, AuxAppearance, MessageColor, ZeroBehavior } from '../domain/types.js';
+import type { AuxAppearance, MessageColor, TimerFields, ZeroBehavior } from '../domain/types.js';
 
 export const TRANSPORT_COMMANDS = ['start', 'pause', 'stop', 'toggle', 'reset', 'next', 'previous'] as const;
 export type TransportCommand = (typeof TRANSPORT_COMMANDS)[number];
@@ -46,19 +46,11 @@ export type TimerRef =
  */
 export type InstantInput = { readonly ms: number } | { readonly timeOfDay: string };
 
-/** What a timer create or update sets: the API's timer fields, instants as typed; null clears (update). */
-export interface TimerChange {
-  readonly label?: string;
-  readonly speaker?: string;
-  readonly duration?: number;
-  readonly warnAt?: number;
-  readonly dangerAt?: number;
-  readonly appearance?: Appearance;
+/** What a timer create or update sets: the API's timer fields, with the instants as typed; null clears (update). */
+export type TimerChange = Omit<TimerFields, 'scheduledAt' | 'endsAt'> & {
   readonly scheduledAt?: InstantInput | null;
   readonly endsAt?: InstantInput | null;
-  /** One of the room's tags; null clears it. */
-  readonly tagId?: string | null;
-}
+};
 
 export interface MessageInput {
   readonly text: string;

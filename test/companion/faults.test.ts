@@ -11,11 +11,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/domain/snapshot.js';
 import { ensureBundle, serviceEnv, startService, stopService, TEST_API_KEY, type ServiceProcess } from '../e2e/service-process.js';
 import { CompanionHost, COMPANION_CALL_TIMEOUT_MS } from './companion-ipc.js';
 import { waitFor } from './fake-host.js';
 import { FreezingProxy } from './freezing-proxy.js';
+import { command, serverState } from './live-box.js';
 import { packagedModule, type PackagedModule } from './packaged-module.js';
 
 const ARTIFACTS = path.resolve('test-artifacts');
@@ -40,15 +40,6 @@ async function service(dir: string, port = '0'): Promise<ServiceProcess> {
   const started = await startService(serviceEnv({ SHOWCLOCK_DATA_DIR: dir, SHOWCLOCK_API_KEY: TEST_API_KEY, SHOWCLOCK_RATE_LIMIT: '10000', PORT: port }));
   services.push(started);
   return started;
-}
-
-async function boxState(s: ServiceProcess): Promise<Snapshot> {
-  return ((await (await fetch(`${s.api}/state`)).json()) as { state: Snapshot }).state;
-}
-
-async function direct(s: ServiceProcess, command: string, body: Record<string, unknown> = {}): Promise<void> {
-  const res = await fetch(`${s.api}${command}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  expect(res.status, command).toBe(200);
 }
 
 /** The module as Companion runs it, configured for `port`; resolves once it says it is connected. */
@@ -132,7 +123,7 @@ describe('the packaged module under a frozen link', () => {
     const proxy = await FreezingProxy.start(box.port);
     proxies.push(proxy);
     const companion = await companionOn(proxy.port);
-    const before = await boxState(box);
+    const before = await serverState(box);
     // Idle for longer than the module's fetch keeps a connection (4 s): the press below opens a new one, as a
     // press seconds after the last request does in a show. On a kept connection the box, whose keep-alive ends
     // after 5 s, would close it during the freeze and the held press would never reach it at all.
@@ -166,7 +157,7 @@ describe('the packaged module under a frozen link', () => {
     const refused = await box.waitForLog((line) => line.msg === 'request' && line.status === 412 && String(line.route).endsWith('/toggle_blackout'), 5_000);
     expect(refused.method).toBe('POST');
     await sleep(1_000);
-    const after = await boxState(box);
+    const after = await serverState(box);
     const appliedLate = [after.blackout !== before.blackout, after.onAir !== before.onAir, after.running !== before.running].filter(Boolean).length;
     expect(appliedLate).toBe(0);
     expect(after.seq).toBe(before.seq);
@@ -186,7 +177,7 @@ describe('the packaged module and a box down 40 s', () => {
     let box = await service(dir);
     const port = box.port;
     const companion = await companionOn(port);
-    await direct(box, '/onair', { on: '1' });
+    await command(box, '/onair', { on: '1' });
     await waitFor(() => variablesOf(companion).onair === true, 5_000, 'ON AIR on the keys');
 
     const downAt = performance.now();
@@ -198,13 +189,13 @@ describe('the packaged module and a box down 40 s', () => {
     box = await service(dir, String(port));
     const answeringAt = performance.now();
     // Changed on the box before the module is back: the keys must show it, not what they held.
-    await direct(box, '/message/set', { text: 'Back after the reboot' });
+    await command(box, '/message/set', { text: 'Back after the reboot' });
     const connectedAt = await statusAfter(companion, 'ok', answeringAt, 10_000);
     await waitFor(() => variablesOf(companion).message_text === 'Back after the reboot', 2_000, 'the message on the keys');
     expect(variablesOf(companion)).toMatchObject({ connection: 'connected', onair: true });
     const pressed = await press(companion, 'onair', { mode: 'off' });
     expect(pressed.error).toBeNull();
-    expect((await boxState(box)).onAir).toBe(false);
+    expect((await serverState(box)).onAir).toBe(false);
 
     figures.boxBackToConnectedMs = Math.round(connectedAt - answeringAt);
     expect(connectedAt - answeringAt).toBeLessThanOrEqual(5_000);

@@ -19,6 +19,7 @@ import type { Snapshot } from '../../src/domain/snapshot.js';
 import { countdownText } from '../../src/client/face.js';
 import { ensureBundle, serviceEnv, startService, stopService, TEST_API_KEY, type ServiceProcess } from '../e2e/service-process.js';
 import { countingFetch, FakeHost, waitFor } from './fake-host.js';
+import { direct, serverState } from './live-box.js';
 
 interface Module {
   readonly host: FakeHost;
@@ -62,16 +63,6 @@ function startModule(port: number, apiKey = TEST_API_KEY): Module {
 
 async function connected(module: Module): Promise<void> {
   await waitFor(() => module.host.status()?.status === InstanceStatus.Ok && module.connection.snapshot() !== null, 10_000, 'the module to connect');
-}
-
-/** A command sent straight to the API, as `curl` would. */
-async function direct(service: ServiceProcess, path: string, body?: Record<string, unknown>): Promise<Response> {
-  return fetch(`${service.api}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-}
-
-async function serverState(service: ServiceProcess): Promise<Snapshot> {
-  const answer = (await (await direct(service, '/state')).json()) as { state: Snapshot };
-  return answer.state;
 }
 
 /** The parts of a snapshot that are the room (not the instant it was taken). */

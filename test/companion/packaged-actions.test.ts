@@ -10,6 +10,7 @@ import type { Snapshot } from '../../src/domain/snapshot.js';
 import { ensureBundle, serviceEnv, startService, stopService, TEST_API_KEY, type ServiceProcess } from '../e2e/service-process.js';
 import { CompanionHost } from './companion-ipc.js';
 import { waitFor } from './fake-host.js';
+import { command, serverState } from './live-box.js';
 import { packagedModule } from './packaged-module.js';
 
 interface Choice {
@@ -25,16 +26,6 @@ describe('the packaged module drives every box feature', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'showclock-packaged-actions-'));
   let box: ServiceProcess;
   let companion: CompanionHost;
-
-  async function boxState(): Promise<Snapshot> {
-    return ((await (await fetch(`${box.api}/state`)).json()) as { state: Snapshot }).state;
-  }
-
-  async function direct(pathAndCommand: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const res = await fetch(`${box.api}${pathAndCommand}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    expect(res.status, pathAndCommand).toBeLessThan(300);
-    return (await res.json()) as Record<string, unknown>;
-  }
 
   async function press(actionId: string, options: Record<string, unknown> = {}): Promise<void> {
     await companion.call('executeAction', { action: { id: `a-${actionId}`, controlId: 'bank:1', actionId, options, upgradeIndex: null, disabled: false }, surfaceId: undefined });
@@ -64,38 +55,38 @@ describe('the packaged module drives every box feature', () => {
 
   it('flashes the screens and plays the chime test', async () => {
     await press('flash', { count: 4 });
-    expect((await boxState()).flash).toMatchObject({ count: 4 });
+    expect((await serverState(box)).flash).toMatchObject({ count: 4 });
     await press('chime_test');
-    expect((await boxState()).chimeTestAt).toEqual(expect.any(Number));
+    expect((await serverState(box)).chimeTestAt).toEqual(expect.any(Number));
   });
 
   it('offers a timer created elsewhere in the dropdown, starts it in one press, and follows a rename and a delete', async () => {
     await waitFor(() => choices('timer_start', 'timerId').length === 1, 5_000, 'the first running order in the dropdown');
-    const created = (await direct('/timers', { label: 'Keynote', duration: 1_200_000 })) as { timer: { id: string } };
+    const created = (await command(box, '/timers', { label: 'Keynote', duration: 1_200_000 })) as { timer: { id: string } };
     const keynote = created.timer.id;
     await waitFor(() => choices('timer_start', 'timerId').some((c) => c.id === keynote && c.label === '2. Keynote'), 5_000, 'Keynote in the dropdown');
 
     await press('timer_start', { by: 'list', timerId: keynote });
-    const started = await boxState();
+    const started = await serverState(box);
     expect(started.activeTimerId).toBe(keynote);
     expect(started.running).toBe(true);
 
-    await direct(`/timer/${keynote}/update`, { label: 'Keynote: the future' });
+    await command(box, `/timer/${keynote}/update`, { label: 'Keynote: the future' });
     await waitFor(() => choices('timer_select', 'timerId').some((c) => c.label === '2. Keynote: the future'), 5_000, 'the rename in the dropdown');
     // Saved buttons that name a timer by position keep working beside the dropdown.
     await press('timer_select', { by: 'position', timer: '1' });
-    expect((await boxState()).activeTimerId).not.toBe(keynote);
-    await direct(`/timer/${keynote}/delete`, {});
+    expect((await serverState(box)).activeTimerId).not.toBe(keynote);
+    await command(box, `/timer/${keynote}/delete`, {});
     await waitFor(() => !choices('timer_start', 'timerId').some((c) => c.id === keynote), 5_000, 'the delete in the dropdown');
   });
 
   it('gives a timer a red threshold, a start time, an end time and a tag chosen by name', async () => {
-    const tag = (await direct('/tags', { name: 'Panel', colour: '#3366ff' })) as { state: Snapshot };
+    const tag = (await command(box, '/tags', { name: 'Panel', colour: '#3366ff' })) as { state: Snapshot };
     const panel = tag.state.tags.find((t) => t.name === 'Panel');
     if (panel === undefined) throw new Error('the tag was not made');
     await waitFor(() => choices('timer_create', 'tagId').some((c) => c.id === panel.id && c.label === 'Panel'), 5_000, 'the tag in the dropdown');
     await press('timer_create', { label: 'Panel talk', duration: '30:00', warnAt: '5:00', dangerAt: '1:00', scheduledAt: '1790000000000', endsAt: '', tagId: panel.id, appearance: 'countdown' });
-    const made = (await boxState()).timers.find((t) => t.label === 'Panel talk');
+    const made = (await serverState(box)).timers.find((t) => t.label === 'Panel talk');
     expect(made).toMatchObject({ duration: 1_800_000, warnAt: 300_000, dangerAt: 60_000, scheduledAt: 1_790_000_000_000, endsAt: null, tagId: panel.id });
   });
 });
