@@ -95,8 +95,9 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
   #published: Partial<VariableValues> = {};
   #signatures: Partial<Record<FeedbackId, string>> = {};
   #lastStatus = '';
-  /** The lists the dropdowns were last given, as ids and names. */
+  /** The lists the dropdowns were last given, as ids and names, and the arrays they were read from. */
   #lists = '';
+  #listsSeen: RoomLists | null = null;
 
   constructor(host: ModuleHost, opts: ConnectionOptions = {}) {
     this.#host = host;
@@ -383,11 +384,11 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
     }
     const { call } = built;
     if (!this.isConnected()) {
-      this.#dropped(call, `not connected (${connectionWord(this.#link)}); a press is sent only while the link is up, never kept for later`);
+      this.#dropped(call, `not sent, not connected (${connectionWord(this.#link)}); a press is sent only while the link is up, never kept for later`);
       return Promise.resolve();
     }
     if (this.#queued >= MAX_QUEUED) {
-      this.#dropped(call, `${MAX_QUEUED} presses are already waiting for the box`);
+      this.#dropped(call, `not sent, ${MAX_QUEUED} presses are already waiting for the box`);
       return Promise.resolve();
     }
     this.#queued += 1;
@@ -403,24 +404,24 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
   }
 
   #dropped(call: ApiCall, why: string): void {
-    this.#host.log('warn', `Showclock: "${call.name}" dropped, not sent: ${why}`);
+    this.#host.log('warn', `Showclock: "${call.name}" dropped: ${why}`);
   }
 
   async #send(call: ApiCall, pressedAt: number): Promise<void> {
     const target = this.#target;
     const serverNow = this.#room.serverNow();
     if (target === null || serverNow === null || !this.isConnected()) {
-      this.#dropped(call, 'the link went down while it waited for the presses before it');
+      this.#dropped(call, 'not sent, the link went down while it waited for the presses before it');
       return;
     }
     const plan = planPress(pressedAt, this.#perfNow(), serverNow);
     if (!plan.send) {
-      this.#dropped(call, `it waited ${(plan.waitedMs / 1000).toFixed(1)} s behind the presses before it; a press is never sent late`);
+      this.#dropped(call, `not sent, it waited ${(plan.waitedMs / 1000).toFixed(1)} s behind the presses before it; a press is never sent late`);
       return;
     }
     const waitMs = this.#blockedUntil - this.#perfNow();
     if (waitMs > 0) {
-      this.#host.log('warn', `Showclock: "${call.name}" not sent: the rate limit is reached; the box takes commands again in ${Math.ceil(waitMs / 1000)} s`);
+      this.#dropped(call, `not sent, the rate limit is reached; the box takes commands again in ${Math.ceil(waitMs / 1000)} s`);
       return;
     }
     let answer: ApiAnswer;
@@ -440,7 +441,7 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
       return;
     }
     if (answer.status === 412) {
-      this.#dropped(call, `it reached the box too late, which did nothing (${errorText(answer)})`);
+      this.#dropped(call, `it reached the box too late, and the box did nothing (${errorText(answer)})`);
       return;
     }
     if (answer.status === 429) {
@@ -511,6 +512,9 @@ export class ShowclockConnection implements ActionRunner, FeedbackSource {
     this.#signatures = signatures;
     if (stale.length > 0) this.#host.checkFeedbacks(...stale);
     const lists: RoomLists = { timers: state?.timers ?? [], tags: state?.tags ?? [] };
+    // Every second tick publishes: the lists are compared only when a snapshot brought other arrays.
+    if (lists.timers === this.#listsSeen?.timers && lists.tags === this.#listsSeen.tags) return;
+    this.#listsSeen = lists;
     const key = JSON.stringify([lists.timers.map((t) => [t.id, t.label]), lists.tags.map((t) => [t.id, t.name])]);
     if (key !== this.#lists) {
       this.#lists = key;

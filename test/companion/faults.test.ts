@@ -146,7 +146,7 @@ describe('the packaged module under a frozen link', () => {
     for (const r of whileLost) expect(r.ms).toBeLessThan(500);
     const logs = moduleLogs(companion);
     expect(logs.filter((m) => m.includes('"toggle_blackout" got no answer') && m.includes('was dropped'))).toHaveLength(1);
-    expect(logs.filter((m) => m.includes('dropped, not sent: not connected'))).toHaveLength(3);
+    expect(logs.filter((m) => m.includes('dropped: not sent, not connected'))).toHaveLength(3);
 
     // The link comes back much later, as in the show that found this (about 38 s); what it held arrives now.
     await sleep(Math.max(0, frozenAt + 12_000 - performance.now()));

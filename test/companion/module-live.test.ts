@@ -430,7 +430,7 @@ describe('the Companion module across a restart and the rate limit', () => {
     await m.fire('next');
     await m.fire('toggle');
     expect(m.seen.length).toBe(sent);
-    expect(m.host.logs.filter((l) => /not sent: the rate limit is reached; the box takes commands again in \d+ s/.test(l.value.message))).toHaveLength(2);
+    expect(m.host.logs.filter((l) => /dropped: not sent, the rate limit is reached; the box takes commands again in \d+ s/.test(l.value.message))).toHaveLength(2);
   });
 });
 

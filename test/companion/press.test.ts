@@ -58,7 +58,7 @@ async function setup() {
   await waitFor(() => box.streaming(), 5_000, 'the push stream');
   box.push(snapshot());
   await waitFor(() => connection.isConnected(), 5_000, 'connected');
-  const dropped = () => host.logs.map((l) => l.value.message).filter((m) => m.includes('dropped, not sent'));
+  const dropped = () => host.logs.map((l) => l.value.message).filter((m) => m.includes('dropped: not sent'));
   return { time, box, host, connection, sent, dropped, hold: (on: boolean) => void (holding = on) };
 }
 
@@ -112,7 +112,7 @@ describe('a press through the connection', () => {
     await second;
     await settle();
     expect(t.sent.map((s) => s.path)).toEqual(['/toggle', '/next']);
-    expect(t.dropped()).toEqual(['Showclock: "toggle_onair" dropped, not sent: it waited 3.5 s behind the presses before it; a press is never sent late']);
+    expect(t.dropped()).toEqual(['Showclock: "toggle_onair" dropped: not sent, it waited 3.5 s behind the presses before it; a press is never sent late']);
     // The third, pressed 1.5 s in, went out with its deadline still 3 s after its press on the box's clock.
     expect(Number(t.sent[1]?.deadline)).toBe(WALL + 1_500 + PRESS_DEADLINE_MS);
     t.time.advance(PRESS_GIVE_UP_MS);
@@ -128,7 +128,7 @@ describe('a press through the connection', () => {
     expect(t.connection.isConnected()).toBe(false);
     await t.connection.run({ type: 'transport', command: 'start' });
     expect(t.sent).toEqual([]);
-    expect(t.dropped()).toEqual(['Showclock: "start" dropped, not sent: not connected (connecting); a press is sent only while the link is up, never kept for later']);
+    expect(t.dropped()).toEqual(['Showclock: "start" dropped: not sent, not connected (connecting); a press is sent only while the link is up, never kept for later']);
     t.connection.destroy();
   });
 
@@ -155,7 +155,7 @@ describe('a press through the connection', () => {
     expect(host.logs.at(-1)?.value).toEqual({
       level: 'warn',
       message:
-        'Showclock: "toggle" dropped, not sent: it reached the box too late, which did nothing (arrived 35.2 s after its Showclock-Deadline: the sender had given up on it, so nothing was done)',
+        'Showclock: "toggle" dropped: it reached the box too late, and the box did nothing (arrived 35.2 s after its Showclock-Deadline: the sender had given up on it, so nothing was done)',
     });
     connection.destroy();
   });
