@@ -424,7 +424,9 @@ describe('requests made from the document', () => {
   it.each(endpoints)('$name', async ({ op, method }) => {
     const endpoint = endpointOf(op, method);
     let valid = 0;
-    await fc.assert(
+    // Rounds of 150 until enough valid requests reached the operation: one whose bodies are mostly drawn
+    // outside the schemas (POST /tag/update: about 1 in 9 valid) would otherwise fall short by chance now and then.
+    for (let round = 0; round < 4 && valid <= 10; round += 1) await fc.assert(
       fc.asyncProperty(requests(endpoint), async (request) => {
         const expected = verdict(endpoint, request);
         const result = await send(endpoint, request);
