@@ -186,6 +186,9 @@ async function uploadWatched(body: Uint8Array): Promise<Watched> {
   };
 }
 
+/** The longest /healthz answer, and event-loop delay, that still counts as a box answering during the upload. */
+const STILL_ANSWERING_MS = 100;
+
 describe('a 1 MB bomb uploaded to a real server', () => {
   beforeAll(async () => {
     // The routes once each, so the measured requests are not the first ones.
@@ -194,13 +197,14 @@ describe('a 1 MB bomb uploaded to a real server', () => {
   });
 
   it.each(['unclosed <!-- repeated', 'unclosed <![CDATA[ repeated', 'unclosed <? repeated', 'a tag of attribute-like text'])(
-    '%s: refused with 400 while /healthz answers within 20 ms throughout',
+    '%s: refused with 400 while /healthz answers within 100 ms throughout',
     async (kind) => {
       const body = bytesOf(BOMBS[kind]?.(MAX_LOGO_BYTES) ?? '');
       expect(body.length).toBe(MAX_LOGO_BYTES);
       // Best of three uploads, for the same reason as the check's time above: a busy
-      // CI machine can hold the whole process up for a while. A check that blocks for
-      // seconds (what this is about) is not tried again.
+      // CI machine can hold the whole process up for a while (26 to 36 ms seen on two
+      // cores running the suite). The bound is far below what this is about, a check
+      // that blocks for seconds, which is not tried again.
       const tries: Watched[] = [];
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const watched = await uploadWatched(body);
@@ -208,11 +212,11 @@ describe('a 1 MB bomb uploaded to a real server', () => {
         expect(watched.status).toBe(400);
         expect(JSON.parse(watched.text)).toMatchObject({ ok: false, error: 'body: declared image/svg+xml but it is not well-formed XML (a malformed tag)' });
         expect(watched.healthzCount).toBeGreaterThan(0);
-        if ((watched.healthzMaxMs <= 20 && watched.loopDelayMaxMs <= 20) || watched.healthzMaxMs > 1000) break;
+        if ((watched.healthzMaxMs <= STILL_ANSWERING_MS && watched.loopDelayMaxMs <= STILL_ANSWERING_MS) || watched.healthzMaxMs > 1000) break;
       }
       const best = tries.reduce((a, b) => (Math.max(b.healthzMaxMs, b.loopDelayMaxMs) < Math.max(a.healthzMaxMs, a.loopDelayMaxMs) ? b : a));
-      expect(best.healthzMaxMs, JSON.stringify(tries.map(({ text: _text, ...t }) => t))).toBeLessThanOrEqual(20);
-      expect(best.loopDelayMaxMs, JSON.stringify(tries.map(({ text: _text, ...t }) => t))).toBeLessThanOrEqual(20);
+      expect(best.healthzMaxMs, JSON.stringify(tries.map(({ text: _text, ...t }) => t))).toBeLessThanOrEqual(STILL_ANSWERING_MS);
+      expect(best.loopDelayMaxMs, JSON.stringify(tries.map(({ text: _text, ...t }) => t))).toBeLessThanOrEqual(STILL_ANSWERING_MS);
       expect(service.room.display.logo).toBeNull();
       expect(readdirSync(dataDir)).toEqual([]);
     },
