@@ -108,7 +108,18 @@ export type DisplayState = Pick<
   readonly settings?: Pick<Settings, 'timeZone' | 'clockFormat'>;
   /** The audience question on the screens; absent (an older server): none. */
   readonly shownQuestion?: ShownQuestion | null;
+  /** The active timer has run since it was made active; absent (an older server): judged by the time left. */
+  readonly started?: boolean;
 };
+
+/**
+ * Whether a paused timer reads READY (not run since it was made active or reset)
+ * rather than PAUSED. The box says so (`started`); a box older than that is judged
+ * by the time left, as it always was: its full duration or more is READY.
+ */
+export function readsReady(state: { readonly started?: boolean; readonly duration: number }, remainingMs: number): boolean {
+  return state.started === undefined ? remainingMs >= state.duration : !state.started;
+}
 
 const DEFAULT_TIME_OF_DAY: Pick<Settings, 'timeZone' | 'clockFormat'> = { timeZone: 'UTC', clockFormat: '24h' };
 
@@ -237,7 +248,7 @@ export function faceAt(state: DisplayState, serverNowMs: number): FaceAt {
         ? 'running'
         : state.zeroBehavior === 'stop' && remaining <= 0
           ? 'stopped'
-          : remaining >= state.duration
+          : readsReady(state, remaining)
             ? 'ready'
             : 'paused';
 

@@ -187,6 +187,11 @@ const v0StateShape = {
 
 export const StateSchema = z.object({
   ...v0StateShape,
+  started: described(
+    z.boolean(),
+    'Addition to v1: the active timer has run since it was made active (select, next, previous) or set back to its duration (reset, /show_reset); ' +
+      'paused, the screens say PAUSED when true and READY when false, whatever the time left',
+  ),
   actuals: described(
     z.array(ActualSchema),
     'Addition to v1: what actually happened, one entry per timer that has run since the last show reset (/show_reset), in the order they first ran',

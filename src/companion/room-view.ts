@@ -2,7 +2,7 @@
 // logic (src/client/face.ts), so a key and the HDMI screen flip on the same second. Pure:
 // the snapshot and the estimated server time come in, nothing reads a clock.
 import type { Snapshot } from '../domain/snapshot.js';
-import { faceAt, formatSeconds } from '../client/face.js';
+import { faceAt, formatSeconds, readsReady } from '../client/face.js';
 import { auxViewAt, type AuxView } from './aux-view.js';
 import { scheduleViewAt, type ScheduleView } from './schedule-view.js';
 
@@ -43,7 +43,7 @@ const two = (n: number): string => (n < 10 ? `0${n}` : String(n));
 function phaseOf(state: Snapshot, remainingMs: number): Phase {
   // Under `stop` the server pauses at zero; until its event arrives the key already reads "stopped".
   if (state.zeroBehavior === 'stop' && remainingMs <= 0) return 'stopped';
-  if (!(state.running && state.endAt !== null)) return remainingMs === state.duration ? 'ready' : 'paused';
+  if (!(state.running && state.endAt !== null)) return readsReady(state, remainingMs) ? 'ready' : 'paused';
   if (remainingMs <= 0) return 'overrun';
   if (state.dangerAt > 0 && remainingMs <= state.dangerAt) return 'danger';
   return remainingMs <= state.warnAt ? 'warning' : 'running';

@@ -39,6 +39,7 @@ import {
 } from './questions.js';
 import { textProblem } from './text-rules.js';
 import { dropActual, endActual, recordTransition } from './actuals.js';
+import { markStarted, markStartedByTime } from './started.js';
 import { adjustAux, pauseAux, resetAux, setAux, startAux, type AuxReduced } from './aux.js';
 import { canonicalTimeZone } from './time-zone.js';
 import type { Command, CommandError, Now, PassedSchedule, Room, Settings, Timer, TimerFields, Transport } from './types.js';
@@ -165,7 +166,10 @@ function applyDueSchedules(room: Room, now: Now): Settled {
 
 /** Zero events then scheduled starts due by `now`, uncounted: the caller counts the change. */
 function applyDue(room: Room, now: Now): Settled {
-  return applyDueSchedules(applyDueZeroEvents(followWallClock(room, now), now), now);
+  const settled = applyDueSchedules(applyDueZeroEvents(followWallClock(room, now), now), now);
+  // Auto-advance and scheduled starts make another timer active by running it: it has started.
+  const marked = markStartedByTime(room, settled.room);
+  return marked === settled.room ? settled : { ...settled, room: marked };
 }
 
 /**
@@ -659,6 +663,9 @@ function sameRoom(a: Room, b: Room): boolean {
  * (a wake-up that is late) and those it causes (`zeroBehavior=stop` while
  * overrunning) are part of it, so seq rises by exactly 1 and clients get one event.
  */
+/** Commands that set the active timer back to "not started" (READY), as a newly selected one. */
+const REARMING: ReadonlySet<Command['type']> = new Set(['reset', 'timer.select', 'show.reset', 'timer.import']);
+
 export function applyCommand(room: Room, command: Command, now: Now): Applied {
   const settled = applyDue(room, now);
   const reduced = reduce(settled.room, command, now);
@@ -666,8 +673,8 @@ export function applyCommand(room: Room, command: Command, now: Now): Applied {
   if (!reduced.ok) {
     return { room: settled.room === room ? room : bump(settled.room), outcome: { ok: false, error: reduced.error }, time: settled.time };
   }
-  // What the command itself did to the show's actual times, at the moment it came.
-  const recorded = recordTransition(settled.room, reduced.room, now.wallMs);
+  // What the command itself did to the show's actual times, at the moment it came, and whether the active timer has run.
+  const recorded = recordTransition(settled.room, markStarted(settled.room, reduced.room, REARMING.has(command.type)), now.wallMs);
   const after = applyDue(holdAtZeroUnderStop(recorded), now);
   const result = after.room;
   return {

@@ -58,6 +58,7 @@ export function createRoom(firstTimerId: string, timeZone = 'UTC'): Room {
     timers: [timer],
     activeTimerId: timer.id,
     transport: { running: false, remainingMs: timer.duration },
+    started: false,
     message: null,
     blackout: false,
     onAir: false,

@@ -57,6 +57,11 @@ export interface Snapshot {
    * panels). Absent from what the viewer link and the kiosk get (publicSnapshot).
    */
   readonly questions?: readonly Question[];
+  /**
+   * The active timer has run since it was made active or set back to its duration:
+   * paused, the screens say PAUSED, otherwise READY, whatever the time left.
+   */
+  readonly started: boolean;
   /** What actually happened: each timer's first start and last end, since the last show reset. */
   readonly actuals: readonly Actual[];
   readonly aux: AuxSnapshot;
@@ -135,6 +140,7 @@ export function toSnapshot(room: Room, nowMonoMs: number, wallNowMs: number): Sn
         : serverNow + Math.round(room.chimeTestMonoMs - nowMonoMs),
     shownQuestion: shownQuestion(room),
     questions: room.questions,
+    started: room.started,
     actuals: room.actuals,
     aux: auxSnapshot(room.aux, nowMonoMs, serverNow),
     schedule,

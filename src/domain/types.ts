@@ -188,6 +188,11 @@ export interface Room {
   readonly timers: readonly Timer[];
   readonly activeTimerId: string;
   readonly transport: Transport;
+  /**
+   * The active timer has run since it was made active or set back to its duration
+   * (src/domain/started.ts): paused, the screens say PAUSED, otherwise READY.
+   */
+  readonly started: boolean;
   readonly message: Message | null;
   readonly blackout: boolean;
   readonly onAir: boolean;

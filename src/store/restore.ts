@@ -47,13 +47,33 @@ function restoredTransport(stored: StoredRoom['transport'], now: ClockReading, s
   return { running: true, endMonoMs: now.monoMs + (stored.endWallMs - now.wallMs) };
 }
 
+/**
+ * Whether the active timer had run, for a file written before the room kept it: it
+ * was running, or paused with less than its duration left (the rule the screens
+ * used until then).
+ */
+function startedBefore(stored: StoredRoom): boolean {
+  if (stored.transport.running) return true;
+  const active = stored.timers.find((t) => t.id === stored.activeTimerId);
+  return active !== undefined && stored.transport.remainingMs < active.duration;
+}
+
 export function restoreRoom(document: RoomDocument, now: ClockReading): Restored {
   const { room: stored, savedAtWallMs, seqReservedTo } = document;
   // Both timers follow the same rule: on through the restart, or paused when the clock is not trusted.
   const transport = restoredTransport(stored.transport, now, savedAtWallMs);
   const aux = { ...stored.aux, transport: restoredTransport(stored.aux.transport, now, savedAtWallMs) };
   // After a crash, changes past the last save may have been published: resume above all of them.
-  const base: Room = { ...stored, seq: Math.max(stored.seq, seqReservedTo), flash: null, chimeTestMonoMs: null, transport, aux };
+  const base: Room = {
+    ...stored,
+    seq: Math.max(stored.seq, seqReservedTo),
+    flash: null,
+    chimeTestMonoMs: null,
+    transport,
+    aux,
+    // A running timer has started, whatever the file says.
+    started: stored.transport.running || (stored.started ?? startedBefore(stored)),
+  };
   const clockBack = now.wallMs < savedAtWallMs;
   if (!clockBack || (!stored.transport.running && !stored.aux.transport.running)) return settled(base, now, Math.max(0, now.wallMs - savedAtWallMs));
   // Only the main timer's pause is named when it ran: it is the one the show runs on; a running aux timer is paused the same way.

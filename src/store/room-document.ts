@@ -41,6 +41,8 @@ import { APPEARANCES, AUX_APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_C
  * 5: settings have `plannedStart`; the room keeps its `actuals` (what happened during the show)
  * and the second timer `aux` (its transport kept as the main one's). Versions 1 to 4 are still
  * read: no planned start, nothing recorded, and the aux timer of a new room.
+ * Later in version 5, `started` (the active timer has run since it was made active): a file
+ * without it, older or by an older box, gets it from the kept transport (restore.ts).
  */
 export const SCHEMA_VERSION = 5;
 
@@ -196,6 +198,8 @@ function documentSchemas() {
       settings: z.extend(roomFieldsV4.settings, { plannedStart: z.nullable(wholeMs) }),
       actuals: z.array(ActualSchema),
       aux: AuxSchema,
+      // Added within version 5 (issue 31): a file without it is read by the rule of restore.ts.
+      started: z.optional(z.boolean()),
     })
     .check(z.superRefine(checkRoom), z.superRefine(checkTags), z.superRefine(checkQuestions), z.superRefine(checkActuals));
 

@@ -11,6 +11,8 @@ const MONO = 50_000;
 export interface SnapshotOptions {
   readonly remainingMs?: number;
   readonly running?: boolean;
+  /** The active timer has run since it was made active; by default running, or paused with time gone. */
+  readonly started?: boolean;
   readonly duration?: number;
   readonly warnAt?: number;
   readonly appearance?: Appearance;
@@ -73,6 +75,8 @@ export function snapshot(opts: SnapshotOptions = {}): Snapshot {
     timers,
     activeTimerId: `t${(opts.active ?? 0) + 1}`,
     transport: opts.running === true ? { running: true, endMonoMs: MONO + remainingMs } : { running: false, remainingMs },
+    // Run since it was made active: running, or paused with time gone (say so for any other case).
+    started: opts.started ?? (opts.running === true || remainingMs < (opts.duration ?? 600_000)),
     message: opts.message ?? null,
     blackout: opts.blackout ?? false,
     onAir: opts.onAir ?? false,

@@ -130,9 +130,11 @@ function zeroEventsBy(room: Room, nowMonoMs: number): number {
     const ended = next.actuals.find((a) => a.timerId === current.activeTimerId);
     if (ended !== undefined) assert.equal(ended.endedAt, at(due).wallMs);
     if (next.transport.running) assert.equal(next.actuals.find((a) => a.timerId === next.activeTimerId)?.endedAt, null);
+    // The timer advanced to runs, so it has started (READY no more).
+    if (next.transport.running) assert.equal(next.started, true);
     assert.deepEqual(
-      { ...withoutSeq(next), activeTimerId: '', transport: null, actuals: null },
-      { ...withoutSeq(current), activeTimerId: '', transport: null, actuals: null },
+      { ...withoutSeq(next), activeTimerId: '', transport: null, actuals: null, started: null },
+      { ...withoutSeq(current), activeTimerId: '', transport: null, actuals: null, started: null },
     );
     current = next;
     events += 1;

@@ -84,7 +84,8 @@ export class Preview {
   /** The words under the preview: where the show is in the running order, and what comes next. */
   #describe(snapshot: Snapshot): void {
     const index = snapshot.timers.findIndex((t) => t.id === snapshot.activeTimerId);
-    const transport = snapshot.running ? 'Running' : 'Paused';
+    // The same word as the screens: READY until the timer has run since it was made active.
+    const transport = snapshot.running ? 'Running' : snapshot.started ? 'Paused' : 'Ready';
     setText(this.#state, `${transport} · timer ${index + 1} of ${snapshot.timers.length}`);
     const next = snapshot.timers[index + 1];
     setText(
