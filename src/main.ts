@@ -22,6 +22,7 @@ import { storageEvent } from './push/sse-format.js';
 import { LogoFiles } from './store/logo-files.js';
 import { RoomStore } from './store/room-store.js';
 import { StorageWatch } from './store/storage-watch.js';
+import { removeServing, writeServing } from './store/serving-file.js';
 import { notifyReady } from './systemd/notify-ready.js';
 import { startWatchdog } from './systemd/watchdog.js';
 
@@ -236,6 +237,13 @@ async function serveRoom(): Promise<void> {
   const address = listening.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   logger.info({ host: config.host, port, gpio: config.gpioMode }, 'showclock started');
+  // For `npm run key` in another shell: the links of the box as it runs (serving-file.ts).
+  try {
+    writeServing(config.dataDir, { pid: process.pid, host: config.host, port });
+    shutdown.add('serving.json', () => removeServing(config.dataDir, process.pid));
+  } catch (error) {
+    logger.warn({ err: error }, 'could not note the port in the data directory: `npm run key` prints the configured port');
+  }
   notifyReady(logger, `listening on port ${port}`);
   announce(config, keys, port, logger);
 

@@ -9,6 +9,7 @@ import { EXIT_DATA_DIR, type Config } from '../config/config.js';
 import { roomUrls } from '../app/urls.js';
 import { generateKey, loadOrCreateKeys, writeKeys } from '../keys/key-file.js';
 import { checkDataDir, DataDirError } from '../store/data-dir.js';
+import { runningBox } from '../store/serving-file.js';
 
 export const EXIT_USAGE = 64;
 
@@ -71,10 +72,17 @@ function printKeys(config: Config, args: readonly string[]): void {
       throw new DataDirError(`not rotated, nothing changed: ${error.message}`, error.path);
     }
   }
-  const urls = roomUrls(config.host, config.port, keys, config.publicUrl);
+  // The box as it runs, when it does (its PORT may not be this shell's); else the config's.
+  const running = runningBox(config.dataDir);
+  const urls = roomUrls(running?.host ?? config.host, running?.port ?? config.port, keys, config.publicUrl);
   process.stdout.write(`Control room: ${urls.control}\nViewers:      ${urls.viewer}\nAudience:     ${urls.audience}\nAPI base:     ${urls.api}\n`);
-  const running = 'A running service uses it at once';
-  if (rotateApi) process.stdout.write(`The API key is new. ${running}: update button panels and bookmarks.\n`);
-  if (rotateViewer) process.stdout.write(`The viewer key is new. ${running}: old viewer links stop working.\n`);
-  if (rotateAudience) process.stdout.write(`The audience key is new. ${running}: old question links and QR codes stop working.\n`);
+  if (running !== null && running.port !== config.port) {
+    process.stdout.write(`(The box running now, process ${running.pid}, serves on port ${running.port}; the config says ${config.port}.)\n`);
+  } else if (running === null) {
+    process.stdout.write(`(No box is running from ${config.dataDir} now: these are the links for port ${config.port}, as configured.)\n`);
+  }
+  const atOnce = 'A running service uses it at once';
+  if (rotateApi) process.stdout.write(`The API key is new. ${atOnce}: update button panels and bookmarks.\n`);
+  if (rotateViewer) process.stdout.write(`The viewer key is new. ${atOnce}: old viewer links stop working.\n`);
+  if (rotateAudience) process.stdout.write(`The audience key is new. ${atOnce}: old question links and QR codes stop working.\n`);
 }
