@@ -110,11 +110,17 @@ export function companionNode() {
   }
 }
 
-/** The environment without the npm settings of a calling npm (npm test sets its own prefix there), on the node22 runtime. */
-function moduleNpmEnv(node) {
+/**
+ * The environment for a tool run on the node22 runtime `node` (npm here, the module tools in
+ * package-companion.mjs): without the npm settings of a calling npm (npm test sets its own prefix
+ * there), and with that node first on PATH, so what the tool starts runs on it too, not on Node 20.
+ * @param {string} node
+ * @param {Record<string, string>} [extra]
+ * @returns {Record<string, string | undefined>}
+ */
+export function companionEnv(node, extra = {}) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  // npm and anything it starts run on the node22 runtime, not the Node 20 first on PATH.
-  return { ...env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`, npm_config_engine_strict: 'true' };
+  return { ...env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`, ...extra };
 }
 
 function expectedStamp() {
@@ -139,7 +145,7 @@ export function ensureCompanionDeps({ log = (line) => process.stdout.write(`${li
   rmSync(STAMP, { force: true });
   const output = run(node, [npmCli(), 'ci', '--no-audit', '--no-fund', '--prefer-offline'], {
     cwd: MODULE_PACKAGE_DIR,
-    env: moduleNpmEnv(node),
+    env: companionEnv(node, { npm_config_engine_strict: 'true' }),
   });
   // npm passes with a warning too: any warning here is a failure, so the install stays clean.
   const warnings = output.split('\n').filter((line) => /^npm (warn|WARN)/.test(line));

@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { COMPANION_NODE_VERSION, ensureCompanionDeps, MODULE_NODE_MODULES, MODULE_PACKAGE_DIR } from './companion-deps.mjs';
+import { COMPANION_NODE_VERSION, companionEnv, ensureCompanionDeps, MODULE_NODE_MODULES, MODULE_PACKAGE_DIR } from './companion-deps.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -37,14 +37,8 @@ function option(name) {
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
-/** The environment for the tools: Companion's node first on PATH (they start `npx webpack`), no setting of a calling npm. */
-function toolsEnv(node) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  return { ...env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`, FORCE_COLOR: '0' };
-}
-
 function runTool(node, script, args, cwd) {
-  const result = spawnSync(node, [script, ...args], { cwd, encoding: 'utf8', env: toolsEnv(node) });
+  const result = spawnSync(node, [script, ...args], { cwd, encoding: 'utf8', env: companionEnv(node, { FORCE_COLOR: '0' }) });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   const name = path.basename(script, '.js');
   if (result.status !== 0) throw new Error(`${name} failed (${result.error?.message ?? `exit ${result.status}`}):\n${output}`);

@@ -151,8 +151,10 @@ export function mountApi(app: Hono<AppEnv>, deps: ApiDeps): void {
       // Not async: a GET, and a command that happens at once, are answered without a promise of their own.
       const handle = (c: Context<AppEnv>, bodyText: string): Response | Promise<Response> => {
         // v1 only (v0 never changes), and after the body is read: a request that comes in late does nothing at all.
-        if (op.version === 'v1') {
-          const timely = checkDeadline(deadlineText(c), deps.service.serverNow());
+        const deadline = op.version === 'v1' ? deadlineText(c) : undefined;
+        if (deadline !== undefined) {
+          // Only a request that carries one reads the clock: every other answer goes on as before.
+          const timely = checkDeadline(deadline, deps.service.serverNow());
           if (!timely.ok) return errorResponse(c, timely.status, timely.error);
         }
         // Content-Type only for a POST: reading a header makes the request build its Headers, which a GET need not pay for.

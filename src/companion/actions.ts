@@ -265,6 +265,14 @@ async function timerRef(options: CompanionOptionValues, parse: (text: string) =>
   return parseTimerRef(text(options, 'by'), await parse(text(options, 'timer')), text(options, 'timerId'));
 }
 
+/** The build of an action that names a timer and nothing else. */
+const onTimer =
+  (type: 'timer.select' | 'timer.start' | 'timer.delete'): Build =>
+  async (o, parse) => {
+    const ref = await timerRef(o, parse);
+    return ref.ok ? ok({ type, timer: ref.value }) : ref;
+  };
+
 function define(runner: ActionRunner, name: string, options: SomeCompanionActionInputField[], build: Build, description?: string): CompanionActionDefinition {
   return {
     name,
@@ -379,18 +387,12 @@ export function actionDefinitions(runner: ActionRunner, lists: ChoiceLists = NO_
       async (o) => ok({ type: 'zero-behavior', zeroBehavior: pick<ZeroBehavior>(ZERO_BEHAVIORS, text(o, 'zeroBehavior'), 'continue') }),
     ),
     auto_advance: define(runner, 'Auto-advance', [modeOption], async (o) => ok({ type: 'auto-advance', mode: pick(SWITCH_MODES, text(o, 'mode'), 'toggle') })),
-    timer_select: define(runner, 'Timer: select', timerOptions, async (o, parse) => {
-      const ref = await timerRef(o, parse);
-      return ref.ok ? ok({ type: 'timer.select', timer: ref.value }) : ref;
-    }),
+    timer_select: define(runner, 'Timer: select', timerOptions, onTimer('timer.select')),
     timer_start: define(
       runner,
       'Timer: start (select and start in one press)',
       timerOptions,
-      async (o, parse) => {
-        const ref = await timerRef(o, parse);
-        return ref.ok ? ok({ type: 'timer.start', timer: ref.value }) : ref;
-      },
+      onTimer('timer.start'),
       'Makes the timer active at its full duration and starts it, as one step; on the timer already active it only starts it, from where it is',
     ),
     timer_create: define(runner, 'Timer: create (at the end)', timerFieldOptions(false, lists.tags), async (o, parse) => {
@@ -403,10 +405,7 @@ export function actionDefinitions(runner: ActionRunner, lists: ChoiceLists = NO_
       const fields = await timerFields(o, parse, true);
       return fields.ok ? ok({ type: 'timer.update', timer: ref.value, fields: fields.value }) : fields;
     }),
-    timer_delete: define(runner, 'Timer: delete', timerOptions, async (o, parse) => {
-      const ref = await timerRef(o, parse);
-      return ref.ok ? ok({ type: 'timer.delete', timer: ref.value }) : ref;
-    }),
+    timer_delete: define(runner, 'Timer: delete', timerOptions, onTimer('timer.delete')),
     timer_move: define(
       runner,
       'Timer: move',

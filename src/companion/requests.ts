@@ -128,6 +128,12 @@ function timerId(ref: TimerRef, state: Snapshot | null): { id: string } | { erro
 
 const timerPath = (id: string, op: string): string => `/timer/${encodeURIComponent(id)}/${op}`;
 
+/** An operation on one timer that takes nothing else (select, start, delete). */
+function timerCall(ref: TimerRef, state: Snapshot | null, op: 'select' | 'start' | 'delete', name: string): Built {
+  const found = timerId(ref, state);
+  return 'error' in found ? refuse(found.error) : post(timerPath(found.id, op), name);
+}
+
 function messageBody(m: MessageInput): JsonBody {
   return { text: m.text, color: m.color, flash: m.flash, bold: m.bold };
 }
@@ -216,14 +222,10 @@ export function toApiCall(action: ModuleAction, state: Snapshot | null, serverNo
       const on = action.mode === 'toggle' ? !(state as Snapshot).settings.autoAdvance : action.mode === 'on';
       return post('/settings', `auto-advance ${on ? 'on' : 'off'}`, { autoAdvance: on });
     }
-    case 'timer.select': {
-      const found = timerId(action.timer, state);
-      return 'error' in found ? refuse(found.error) : post(timerPath(found.id, 'select'), 'select timer');
-    }
-    case 'timer.start': {
-      const found = timerId(action.timer, state);
-      return 'error' in found ? refuse(found.error) : post(timerPath(found.id, 'start'), 'start timer');
-    }
+    case 'timer.select':
+      return timerCall(action.timer, state, 'select', 'select timer');
+    case 'timer.start':
+      return timerCall(action.timer, state, 'start', 'start timer');
     case 'timer.create': {
       const fields = fieldsBody(action.fields, state, serverNow);
       return 'error' in fields ? refuse(fields.error) : post('/timers', 'create timer', fields.body);
@@ -236,10 +238,8 @@ export function toApiCall(action: ModuleAction, state: Snapshot | null, serverNo
       if (Object.keys(fields.body).length === 0) return refuse('update timer: nothing to change (every field is empty or unchanged)');
       return post(timerPath(found.id, 'update'), 'update timer', fields.body);
     }
-    case 'timer.delete': {
-      const found = timerId(action.timer, state);
-      return 'error' in found ? refuse(found.error) : post(timerPath(found.id, 'delete'), 'delete timer');
-    }
+    case 'timer.delete':
+      return timerCall(action.timer, state, 'delete', 'delete timer');
     case 'timer.move': {
       const found = timerId(action.timer, state);
       if ('error' in found) return refuse(found.error);
