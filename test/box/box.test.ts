@@ -357,14 +357,17 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
       await box('cut');
       await install.done;
       const said = install.output();
-      const printedKey = /\/control\/([A-Za-z0-9_-]+)/.exec(said)?.[1];
+      // A whole line only: the cut can fall between "installed" and the links, or inside a line.
+      const printedKey = /^Control room: \S*\/control\/([A-Za-z0-9_-]+)\r?\n/m.exec(said)?.[1];
       const booted = await upIfInstalled();
       const when = `install round ${round + 1}, cut at ${(cutAtMs / 1000).toFixed(1)} s`;
       if (said.includes('showclock: installed.')) {
         expect(booted, `${when}: it had said "installed"`).not.toBeNull();
         if (booted !== null) machine = booted;
-        expect(machine.apiKey, when).toBe(printedKey);
-        outcomes.push(`${(cutAtMs / 1000).toFixed(0)} s: after "installed", nothing to redo`);
+        // The links come a few seconds after "installed" (node starts slowly here); a cut in
+        // between leaves no key printed to keep, and the box must still work below.
+        if (printedKey !== undefined) expect(machine.apiKey, when).toBe(printedKey);
+        outcomes.push(`${(cutAtMs / 1000).toFixed(0)} s: after "installed"${printedKey === undefined ? ' (before the links)' : ''}, nothing to redo`);
       } else {
         const again = await inBox('cd /root/showclock-*/ && ./install.sh 2>&1; echo "exit $?"');
         expect(again, when).toMatch(/showclock: installed\.[\s\S]*exit 0$/);
