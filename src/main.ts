@@ -48,7 +48,8 @@ function announce(config: Config, keys: RoomKeys, port: number, logger: Logger):
     const urls = roomUrls(config.host, port, keys, config.publicUrl);
     process.stdout.write(`\nShowclock is running.\n  Control room: ${urls.control}\n  Viewers:      ${urls.viewer}\n  Audience:     ${urls.audience}\n  API base:     ${urls.api}\n\n`);
   } else {
-    logger.info({ port }, 'listening; run `npm run key` (or `node dist/showclock.mjs key`) on the box to print the control-room URL');
+    // Where the key command is depends on how the box was put there: install.sh makes `showclock`.
+    logger.info({ port }, 'listening; to print the control-room URL, run `sudo showclock key` on an installed box, or `npm run key` where it was cloned');
   }
 }
 

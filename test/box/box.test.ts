@@ -193,6 +193,12 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
     expect(await inBox('systemctl --failed --no-legend --plain')).toBe('');
   });
 
+  it('under systemd the start logs where to find the links, and no key reaches the journal', async () => {
+    expect(await inBox('journalctl -b -u showclock.service --no-pager -o cat | grep -c "listening; to print the control-room URL, run \\`sudo showclock key\\`" || true')).not.toBe('0');
+    expect(machine.apiKey).not.toBe('');
+    expect(await inBox(`journalctl -b --no-pager -o cat | grep -cF "${machine.apiKey}" || true`)).toBe('0');
+  });
+
   it('the screen shows the display page with the digits of /state, and a change through the API within 2 s', async () => {
     const bootToClock = await untilScreenShows(shown((await state()).remaining), 'boot', 180_000);
     figures['clock on the screen after /healthz'] = `${Math.round(bootToClock / 1000)} s`;

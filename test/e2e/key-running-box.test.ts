@@ -5,7 +5,7 @@
 // that process is a running Showclock, the note goes when the box stops, and with
 // no box running `key` prints the configured port, saying so.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,11 +57,35 @@ describe('what a start prints', () => {
     const data = mkdtempSync(path.join(tmpdir(), 'showclock-start-pipe-'));
     const box = await startService(serviceEnv({ SHOWCLOCK_DATA_DIR: data, SHOWCLOCK_API_KEY: TEST_API_KEY }));
     try {
-      await box.waitForLog((line) => String(line.msg).startsWith('listening; run `npm run key`'));
+      await box.waitForLog((line) => String(line.msg).startsWith('listening; to print the control-room URL'));
       expect(JSON.stringify(box.lines)).not.toContain(TEST_API_KEY);
       expect(box.stderr()).not.toContain(TEST_API_KEY);
     } finally {
       await stopService(box);
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  it('with its output to a file (npm start > show.log): the same one line, and no key in the file', async () => {
+    const data = mkdtempSync(path.join(tmpdir(), 'showclock-start-file-'));
+    const logFile = path.join(data, 'show.log');
+    const fd = openSync(logFile, 'w');
+    const child = spawn(process.execPath, [BUNDLE], {
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', SHOWCLOCK_GPIO: 'off', SHOWCLOCK_DATA_DIR: data, SHOWCLOCK_API_KEY: TEST_API_KEY },
+      stdio: ['ignore', fd, fd],
+    });
+    closeSync(fd);
+    try {
+      const deadline = performance.now() + 15_000;
+      while (!readFileSync(logFile, 'utf8').includes('listening') && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const written = readFileSync(logFile, 'utf8');
+      expect(written).toContain('listening; to print the control-room URL, run `sudo showclock key` on an installed box, or `npm run key` where it was cloned');
+      expect(written).not.toContain('Control room:');
+      expect(written).not.toContain(TEST_API_KEY);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      expect(readFileSync(logFile, 'utf8')).not.toContain(TEST_API_KEY);
       rmSync(data, { recursive: true, force: true });
     }
   });
