@@ -6,6 +6,7 @@
 //   showclock.cjs.cache  the cache, made by a short warm-up run of the service
 //   openapi.json         the OpenAPI document the service serves, and
 //   showclock-qr.cjs     its QR code drawing: beside the bundle, not in it (BUNDLE_STAND_INS)
+//   showclock-tally.cjs  tally in (TSL UMD, OBS): beside the bundle, loaded where configured
 //   pages/               the browser bundles of the display and the console
 // onoff stays external: it loads a native addon built on the Pi at install.
 import { spawn } from 'node:child_process';
@@ -21,11 +22,17 @@ import { NODE_FLAGS } from './node-flags.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
-/** The files beside the bundle that its stand-ins read: see writeBundleSideFiles. */
-const QR_CHUNK = { entry: 'src/pages/qr-svg.ts', file: 'showclock-qr.cjs' };
+/**
+ * The files beside the bundle that its stand-ins read: see writeBundleSideFiles. A chunk
+ * holds its entry and, of src, only what `alsoFromSrc` allows: modules with no state of
+ * their own at module level, so the copy in the chunk cannot disagree with the bundle's.
+ */
+const QR_CHUNK = { entry: 'src/pages/qr-svg.ts', file: 'showclock-qr.cjs', alsoFromSrc: /^$/ };
+const TALLY_CHUNK = { entry: 'src/tally/tally-adapter.ts', file: 'showclock-tally.cjs', alsoFromSrc: /^src\/(tally\/|log\/line-throttle\.ts$|app\/clock\.ts$)/ };
+const CHUNKS = [QR_CHUNK, TALLY_CHUNK];
 const OPENAPI_FILE = 'openapi.json';
 /** Their names in dist/, for whoever checks that a build is whole (scripts/start.mjs). */
-export const BESIDE_BUNDLE = [OPENAPI_FILE, QR_CHUNK.file];
+export const BESIDE_BUNDLE = [OPENAPI_FILE, ...CHUNKS.map((chunk) => chunk.file)];
 
 /**
  * Modules the service bundle takes in another form, each stand-in typed against the module of
@@ -35,11 +42,14 @@ export const BESIDE_BUNDLE = [OPENAPI_FILE, QR_CHUNK.file];
  *   openapi-text.ts  the document the build wrote to dist/openapi.json, read when asked for, not
  *                    its generator (openapi.ts and zod's JSON Schema code, about 40 KB);
  *   qr-svg.ts        dist/showclock-qr.cjs (qr-svg.ts with the qrcode package, about 23 KB),
- *                    loaded at the first QR code.
+ *                    loaded at the first QR code;
+ *   tally-adapter.ts dist/showclock-tally.cjs (src/tally with obs-websocket-js and ws, about
+ *                    80 KB), loaded at start only on a box with tally configured.
  */
 const BUNDLE_STAND_INS = new Map([
   ['src/api/openapi-text.ts', 'src/api/openapi-text.bundle.ts'],
   [QR_CHUNK.entry, 'src/pages/qr-svg.bundle.ts'],
+  [TALLY_CHUNK.entry, 'src/tally/tally-adapter.bundle.ts'],
 ]);
 
 // pino's transports (worker threads, thread-stream) and its SonicBoom destination are what
@@ -107,14 +117,16 @@ function nodeBundleOptions(sourceRoot, minify) {
  */
 export async function writeBundleSideFiles(dir, { sourceRoot = root, minify = true } = {}) {
   writeFileSync(path.join(dir, OPENAPI_FILE), JSON.stringify(await openApiDocument(sourceRoot)));
-  const { metafile } = await build({
-    ...nodeBundleOptions(sourceRoot, minify),
-    entryPoints: [path.join(sourceRoot, QR_CHUNK.entry)],
-    outfile: path.join(dir, QR_CHUNK.file),
-    metafile: true,
-  });
-  const fromSrc = Object.keys(metafile.inputs).filter((input) => input.startsWith('src/') && input !== QR_CHUNK.entry);
-  if (fromSrc.length > 0) throw new Error(`${QR_CHUNK.file} must hold only ${QR_CHUNK.entry} of src, not ${fromSrc.join(', ')}`);
+  for (const chunk of CHUNKS) {
+    const { metafile } = await build({
+      ...nodeBundleOptions(sourceRoot, minify),
+      entryPoints: [path.join(sourceRoot, chunk.entry)],
+      outfile: path.join(dir, chunk.file),
+      metafile: true,
+    });
+    const fromSrc = Object.keys(metafile.inputs).filter((input) => input.startsWith('src/') && input !== chunk.entry && !chunk.alsoFromSrc.test(input));
+    if (fromSrc.length > 0) throw new Error(`${chunk.file} must hold only ${chunk.entry} of src (and ${chunk.alsoFromSrc}), not ${fromSrc.join(', ')}`);
+  }
 }
 
 /**

@@ -199,6 +199,15 @@ write_default_config() {
   //   "feedback": [ { "host": "192.168.1.50", "port": 9000 } ]
   // },
 
+  // Tally in (README, "Tally in"): ON AIR follows a vision mixer or Tally Arbiter
+  // sending TSL UMD 5.0 or 3.1 to this port (UDP and TCP); off until you remove
+  // the // below. indices: this room's display index (TSL 3.1: its address);
+  // on: "program" (red, the usual), "preview" (green) or "both".
+  // Or OBS (28 and later): "obs": { "url": "ws://192.168.1.20:4455", "password": "..." }.
+  // "tally": {
+  //   "tsl": { "port": 8900, "indices": [1], "on": "program" }
+  // },
+
   // Lamps and buttons on the 40-pin header, by BCM number: the GPIO numbers of
   // a pinout diagram, not the physical pin numbers. Buttons go from the pin to
   // GND; turn their pull-ups on in /boot/firmware/config.txt, for example:

@@ -2,6 +2,7 @@
 // service and the adapters, listen; on SIGTERM/SIGINT stop in reverse order.
 import { serve, type ServerType } from '@hono/node-server';
 import { ConfigError, EXIT_CONFIG, EXIT_DATA_DIR, loadConfig, oscConfigured, type Config } from './config/config.js';
+import { tallyConfigured } from './config/tally-config.js';
 import { systemClock, timeoutScheduler } from './app/clock.js';
 import { RoomService } from './app/room-service.js';
 import { logTimeNotice } from './app/time-notice-log.js';
@@ -234,6 +235,16 @@ async function serveRoom(): Promise<void> {
       logger,
     });
     shutdown.add('OSC (ports and feedback)', () => osc.close());
+  }
+  // Tally in (off unless configured): a TSL UMD port, UDP and TCP, and OBS over its
+  // WebSocket, reporting to the same dispatch; the engine decides what a report does to
+  // ON AIR. Never rejects: a port that cannot be had is logged and TSL stays off; an OBS
+  // that cannot be reached is tried again in the background and never delays a command.
+  // Loaded only where configured, as OSC.
+  if (tallyConfigured(config.tally)) {
+    const { startTally } = await import('./tally/tally-adapter.js');
+    const tally = await startTally({ config: config.tally, service: roomService, monoMs: systemClock.monoMs, logger });
+    shutdown.add('tally (TSL port, OBS connection)', () => tally.close());
   }
   const address = listening.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

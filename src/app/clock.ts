@@ -29,3 +29,17 @@ export function timeoutScheduler(clock: Clock): Scheduler {
     },
   };
 }
+
+/**
+ * Timers that never hold the process open (a stopping service, a test run): for work
+ * worth no wait at a stop, such as a pending summary line of the log.
+ */
+export function unrefScheduler(monoMs: () => number): Scheduler {
+  return {
+    schedule(atMonoMs, run) {
+      const handle = setTimeout(run, Math.max(0, atMonoMs - monoMs()));
+      handle.unref();
+      return { cancel: () => clearTimeout(handle) };
+    },
+  };
+}

@@ -1,7 +1,7 @@
 // Response bodies of the API as zod schemas: the OpenAPI document's components
 // are generated from these, and the tests check real responses against them.
 import * as z from '../schema/zod.js';
-import { APPEARANCES, AUX_APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, ZERO_BEHAVIORS } from '../domain/types.js';
+import { APPEARANCES, AUX_APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, TALLY_SOURCES, ZERO_BEHAVIORS } from '../domain/types.js';
 import { ELEMENT_SWITCHES } from '../domain/display-settings.js';
 import { booleanFields } from '../schema/boolean-fields.js';
 
@@ -101,6 +101,15 @@ export const ActualSchema = z.object({
   endedAt: described(z.nullable(int()), 'When it was last left for another timer or stopped at zero, ms since epoch; null while it is on, or paused part-way'),
 });
 
+/** The snapshot's `tally`: one optional boolean per source of TALLY_SOURCES. */
+export const TallySchema = z.object({
+  on: described(z.boolean(), 'Any source says on air: a change of it sets onAir (a manual onair or toggle_onair holds until the next change)'),
+  sources: described(
+    z.object(Object.fromEntries(TALLY_SOURCES.map((source) => [source, z.optional(z.boolean())])) as Record<(typeof TALLY_SOURCES)[number], z.ZodMiniOptional<z.ZodMiniBoolean>>),
+    'Each source\'s last report (tsl: TSL UMD 3.1/5.0; obs: OBS); a source not heard from since the box started is absent',
+  ),
+});
+
 export const AuxSnapshotSchema = z.object({
   label: z.string(),
   duration: described(int(), 'Its length, ms: where a reset stands it (a count-up shows 0:00 there)'),
@@ -197,6 +206,10 @@ export const StateSchema = z.object({
     'Addition to v1: what actually happened, one entry per timer that has run since the last show reset (/show_reset), in the order they first ran',
   ),
   aux: described(AuxSnapshotSchema, 'Addition to v1: the second timer, beside the running order, with its own transport (/aux, /aux_start, ...)'),
+  tally: described(
+    z.nullable(TallySchema),
+    'Addition to v1: tally in (config `tally`): what the tally sources last said and whether any says on air; null while none has reported since the box started (not kept across a restart)',
+  ),
   schedule: described(
     ScheduleSchema,
     'Addition to v1: the schedule at serverNow, derived from the running order, settings.plannedStart, the actual times and where the active timer stands: ' +
@@ -249,6 +262,7 @@ export const components = {
   StateEnvelope: StateEnvelopeSchema,
   Actual: ActualSchema,
   AuxSnapshot: AuxSnapshotSchema,
+  Tally: TallySchema,
   Schedule: ScheduleSchema,
   ScheduledTimer: ScheduledTimerSchema,
   V0Settings: V0SettingsSchema,

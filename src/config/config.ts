@@ -8,6 +8,7 @@ import * as z from '../schema/zod.js';
 import { gpioConfigSchema, type GpioConfig } from './gpio-config.js';
 import { stripJsonComments } from './json-comments.js';
 import { checkPublicUrl } from './public-url.js';
+import { indicesSchema, obsUrlProblem, tallyConfigSchema, type TallyConfig } from './tally-config.js';
 
 export const GPIO_MODES = ['auto', 'onoff', 'sim', 'off'] as const;
 export type GpioMode = (typeof GPIO_MODES)[number];
@@ -91,6 +92,7 @@ function configFileSchema() {
     logLevel: z.optional(z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })),
     gpio: z.optional(gpioConfigSchema()),
     osc: z.optional(OscConfigSchema),
+    tally: z.optional(tallyConfigSchema(port, host)),
     publicUrl: z.optional(publicUrlSchema()),
   });
 
@@ -131,6 +133,8 @@ export interface Config {
   readonly gpioMode: GpioMode;
   readonly gpio: GpioConfig;
   readonly osc: OscConfig;
+  /** Tally in (src/tally): TSL off unless a port is given, OBS unless an address is. */
+  readonly tally: TallyConfig;
   /** Set when the environment fixes a key; otherwise keys come from the data directory. */
   readonly apiKey: string | undefined;
   readonly viewerKey: string | undefined;
@@ -227,6 +231,48 @@ function publicOrigin(raw: string): string {
   return checked.origin;
 }
 
+/** SHOWCLOCK_TALLY_TSL_INDICES: `1` or `1,2`, checked as the file's `tally.tsl.indices`. */
+function envIndices(env: NodeJS.ProcessEnv): number[] | undefined {
+  const raw = env.SHOWCLOCK_TALLY_TSL_INDICES;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (!parts.every((part) => /^\d+$/.test(part))) {
+    throw new ConfigError(`environment SHOWCLOCK_TALLY_TSL_INDICES: expected whole numbers separated by commas (1 or 1,2), got ${JSON.stringify(raw)}`);
+  }
+  const result = indicesSchema().safeParse(parts.map(Number));
+  if (!result.success) throw new ConfigError(`environment SHOWCLOCK_TALLY_TSL_INDICES: ${describeConfigIssues(result.error).join('; ')}`);
+  return result.data;
+}
+
+/**
+ * The tally section with the environment on top, and what only the whole can tell:
+ * a port needs indices (nothing else says which displays are this room's), and it
+ * may not be a port the box already uses for something else.
+ */
+function tallyConfig(env: NodeJS.ProcessEnv, file: ConfigFile, taken: { readonly http: number; readonly osc: OscConfig }): TallyConfig {
+  const fileTsl = file.tally?.tsl;
+  const port = envNumber(env, 'SHOWCLOCK_TALLY_TSL_PORT', portSchema) ?? fileTsl?.port;
+  const indices = envIndices(env) ?? fileTsl?.indices;
+  if (port !== undefined && indices === undefined) {
+    throw new ConfigError(
+      'tally.tsl.indices: required with tally.tsl.port: which display index (TSL 5.0) or address (TSL 3.1) is this room, such as [1] (or SHOWCLOCK_TALLY_TSL_INDICES=1)',
+    );
+  }
+  if (port !== undefined && port !== 0) {
+    if (port === taken.http) throw new ConfigError(`tally.tsl.port: ${port} is the HTTP port; TSL needs a port of its own (8900 is usual)`);
+    if (port === taken.osc.port || port === taken.osc.textPort) throw new ConfigError(`tally.tsl.port: ${port} is an OSC port; TSL needs a port of its own (8900 is usual)`);
+  }
+  const fileObs = file.tally?.obs;
+  const envUrl = env.SHOWCLOCK_TALLY_OBS_URL === undefined || env.SHOWCLOCK_TALLY_OBS_URL === '' ? undefined : env.SHOWCLOCK_TALLY_OBS_URL;
+  const urlProblem = envUrl === undefined ? null : obsUrlProblem(envUrl);
+  if (urlProblem !== null) throw new ConfigError(`environment SHOWCLOCK_TALLY_OBS_URL: ${urlProblem}`);
+  const envPassword = env.SHOWCLOCK_TALLY_OBS_PASSWORD === undefined || env.SHOWCLOCK_TALLY_OBS_PASSWORD === '' ? undefined : env.SHOWCLOCK_TALLY_OBS_PASSWORD;
+  return {
+    tsl: { port, host: fileTsl?.host ?? DEFAULTS.host, indices: indices ?? [], on: fileTsl?.on ?? 'program' },
+    obs: { url: envUrl ?? fileObs?.url, password: envPassword ?? fileObs?.password, on: fileObs?.on ?? 'stream' },
+  };
+}
+
 /** Resolves the configuration; throws ConfigError with every problem named. */
 export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Config {
   const configPath = env.SHOWCLOCK_CONFIG === undefined || env.SHOWCLOCK_CONFIG === '' ? undefined : resolve(cwd, env.SHOWCLOCK_CONFIG);
@@ -249,8 +295,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
   if (audienceKey !== undefined && (audienceKey === apiKey || audienceKey === viewerKey)) {
     throw new ConfigError('environment SHOWCLOCK_AUDIENCE_KEY: must differ from SHOWCLOCK_API_KEY and SHOWCLOCK_VIEWER_KEY (the audience key only asks questions)');
   }
+  const httpPort = envNumber(env, 'PORT', portSchema) ?? file.port ?? DEFAULTS.port;
+  const osc: OscConfig = {
+    port: envNumber(env, 'SHOWCLOCK_OSC_PORT', portSchema) ?? file.osc?.port,
+    host: file.osc?.host ?? DEFAULTS.host,
+    textPort: file.osc?.textPort,
+    reply: file.osc?.reply ?? false,
+    feedback: file.osc?.feedback ?? [],
+  };
   return {
-    port: envNumber(env, 'PORT', portSchema) ?? file.port ?? DEFAULTS.port,
+    port: httpPort,
     host: (env.HOST === undefined || env.HOST === '' ? undefined : env.HOST) ?? file.host ?? DEFAULTS.host,
     dataDir: resolve(cwd, (env.SHOWCLOCK_DATA_DIR === undefined || env.SHOWCLOCK_DATA_DIR === '' ? undefined : env.SHOWCLOCK_DATA_DIR) ?? file.dataDir ?? DEFAULTS.dataDir),
     rateLimit: envNumber(env, 'SHOWCLOCK_RATE_LIMIT', rateLimitSchema) ?? file.rateLimit ?? DEFAULTS.rateLimit,
@@ -258,13 +312,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     logLevel: (env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? undefined : env.LOG_LEVEL) ?? file.logLevel ?? DEFAULTS.logLevel,
     gpioMode: (gpioModeRaw === undefined || gpioModeRaw === '' ? DEFAULTS.gpioMode : gpioModeRaw) as GpioMode,
     gpio: file.gpio ?? {},
-    osc: {
-      port: envNumber(env, 'SHOWCLOCK_OSC_PORT', portSchema) ?? file.osc?.port,
-      host: file.osc?.host ?? DEFAULTS.host,
-      textPort: file.osc?.textPort,
-      reply: file.osc?.reply ?? false,
-      feedback: file.osc?.feedback ?? [],
-    },
+    osc,
+    tally: tallyConfig(env, file, { http: httpPort, osc }),
     apiKey,
     viewerKey,
     audienceKey,

@@ -42,6 +42,7 @@ import { dropActual, endActual, recordTransition } from './actuals.js';
 import { markStarted, markStartedByTime } from './started.js';
 import { adjustAux, pauseAux, resetAux, setAux, startAux, type AuxReduced } from './aux.js';
 import { canonicalTimeZone } from './time-zone.js';
+import { reportTally } from './tally.js';
 import type { Command, CommandError, Now, PassedSchedule, Room, Settings, Timer, TimerFields, Transport } from './types.js';
 
 export type Outcome = { readonly ok: true; readonly timer?: Timer } | { readonly ok: false; readonly error: CommandError };
@@ -514,6 +515,8 @@ function reduce(room: Room, command: Command, now: Now): Reduced {
       return { ok: true, room: { ...room, onAir: command.on } };
     case 'onair.toggle':
       return { ok: true, room: { ...room, onAir: !room.onAir } };
+    case 'tally.set':
+      return { ok: true, room: reportTally(room, command.source, command.on) };
     case 'chime.test':
       return { ok: true, room: { ...room, chimeTestMonoMs: now.monoMs + CHIME_TEST_LEAD_MS } };
     case 'display.set': {

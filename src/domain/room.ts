@@ -71,6 +71,7 @@ export function createRoom(firstTimerId: string, timeZone = 'UTC'): Room {
     questions: [],
     actuals: [],
     aux: AUX_DEFAULT,
+    tally: {},
   };
 }
 

@@ -6,6 +6,7 @@ import { shownQuestion, type ShownQuestion } from './questions.js';
 import { activeTimer, remainingAt } from './room.js';
 import { auxRemainingAt } from './aux.js';
 import { sameSchedule, scheduleOf, type Schedule } from './schedule.js';
+import { tallySnapshot, type TallySnapshot } from './tally.js';
 import type { Actual, AuxAppearance, AuxTimer, DisplaySettings, Message, Question, Room, Settings, Tag, Timer, ZeroBehavior } from './types.js';
 
 /** The second timer as the snapshot carries it: the same transport fields as the main one. */
@@ -65,6 +66,8 @@ export interface Snapshot {
   /** What actually happened: each timer's first start and last end, since the last show reset. */
   readonly actuals: readonly Actual[];
   readonly aux: AuxSnapshot;
+  /** What the tally sources last said (src/tally), and whether any says on; null while none has reported since the start. */
+  readonly tally: TallySnapshot | null;
   /**
    * The schedule at `serverNow` (planned, actual and projected times, the offset).
    * In GET /state and every answer; the push streams leave it out, since it is
@@ -143,6 +146,7 @@ export function toSnapshot(room: Room, nowMonoMs: number, wallNowMs: number): Sn
     started: room.started,
     actuals: room.actuals,
     aux: auxSnapshot(room.aux, nowMonoMs, serverNow),
+    tally: tallySnapshot(room.tally),
     schedule,
   };
 }

@@ -10,6 +10,13 @@ export type ZeroBehavior = (typeof ZERO_BEHAVIORS)[number];
 export const CLOCK_FORMATS = ['24h', '12h'] as const;
 export type ClockFormat = (typeof CLOCK_FORMATS)[number];
 
+/** Where tally comes from (src/tally): a TSL UMD vision mixer or bridge, OBS. */
+export const TALLY_SOURCES = ['tsl', 'obs'] as const;
+export type TallySource = (typeof TALLY_SOURCES)[number];
+
+/** Each tally source's last report, on or off; a source not heard from since start is absent (tally.ts). */
+export type TallyReports = { readonly [S in TallySource]?: boolean };
+
 export const MESSAGE_COLORS = ['white', 'green', 'red'] as const;
 export type MessageColor = (typeof MESSAGE_COLORS)[number];
 
@@ -215,6 +222,12 @@ export interface Room {
   /** What actually happened, one entry per timer that has run since the last `show.reset`, in the order they first ran. */
   readonly actuals: readonly Actual[];
   readonly aux: AuxTimer;
+  /**
+   * What the tally sources last said (tally.ts): a change of their combined tally sets
+   * onAir. Not kept on disk: sources repeat their state, and after a restart the first
+   * report sets it again.
+   */
+  readonly tally: TallyReports;
 }
 
 /** The editable fields of a timer, as the update operations take them. */
@@ -247,6 +260,8 @@ export type Command =
   | { readonly type: 'blackout.toggle' }
   | { readonly type: 'onair.set'; readonly on: boolean }
   | { readonly type: 'onair.toggle' }
+  /** A tally source reports on air or not (src/tally); see tally.ts for how it moves onAir. */
+  | { readonly type: 'tally.set'; readonly source: TallySource; readonly on: boolean }
   | { readonly type: 'flash'; readonly count: number }
   | {
       readonly type: 'settings.set';

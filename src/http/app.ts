@@ -6,7 +6,7 @@
 // (decisions.md): key (401), then rate limit (429), then route (404), then input
 // (400/413). Only main.ts imports it.
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import type { Scheduler } from '../app/clock.js';
+import { unrefScheduler, type Scheduler } from '../app/clock.js';
 import type { RoomService } from '../app/room-service.js';
 import type { StorageHealth } from '../store/room-store.js';
 import type { LogoFiles } from '../store/logo-files.js';
@@ -195,16 +195,6 @@ function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/');
 }
 
-/** Timers that never hold a process open (a stopping service, a test run): a pending log summary is worth no wait. */
-function unrefScheduler(nowMs: () => number): Scheduler {
-  return {
-    schedule(atMonoMs, run) {
-      const handle = setTimeout(run, Math.max(0, atMonoMs - nowMs()));
-      handle.unref();
-      return { cancel: () => clearTimeout(handle) };
-    },
-  };
-}
 
 /** The hub of a service that was given none (tests): made and started with the app. */
 function startedHub(service: RoomService): PushHub {

@@ -2,7 +2,7 @@
 // to surfaces, for the life of the service (config `osc`, README "OSC"). Each part
 // is off unless configured. A port that cannot be had is logged and that part
 // stays off: the timer, HTTP and the buttons run on, as with a missing GPIO.
-import type { Scheduler } from '../app/clock.js';
+import { unrefScheduler, type Scheduler } from '../app/clock.js';
 import type { OscConfig } from '../config/config.js';
 import type { FixedWindowLimiter } from '../app/rate-limit.js';
 import type { Logger } from '../log/logger.js';
@@ -37,16 +37,6 @@ export interface OscDeps {
   readonly feedbackOut?: DatagramOut;
 }
 
-/** Timers that never hold the process open: a pending log summary is worth no wait at a stop. */
-function unrefScheduler(monoMs: () => number): Scheduler {
-  return {
-    schedule(atMonoMs, run) {
-      const handle = setTimeout(run, Math.max(0, atMonoMs - monoMs()));
-      handle.unref();
-      return { cancel: () => clearTimeout(handle) };
-    },
-  };
-}
 
 function bindProblem(error: unknown, what: string, host: string, port: number): string {
   const code = (error as NodeJS.ErrnoException).code;

@@ -69,6 +69,8 @@ export function restoreRoom(document: RoomDocument, now: ClockReading): Restored
     seq: Math.max(stored.seq, seqReservedTo),
     flash: null,
     chimeTestMonoMs: null,
+    // Not kept: the sources repeat their state, and the first report after the start sets it.
+    tally: {},
     transport,
     aux,
     // A running timer has started, whatever the file says.

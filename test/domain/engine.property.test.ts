@@ -11,7 +11,8 @@ import { applyCommand, nextDueMonoMs, settle } from '../../src/domain/engine.js'
 import { REMAINING_MAX_MS } from '../../src/domain/limits.js';
 import { createRoom } from '../../src/domain/room.js';
 import { toSnapshot } from '../../src/domain/snapshot.js';
-import { APPEARANCES, MESSAGE_COLORS, ZERO_BEHAVIORS, type Command, type Room, type TimerFields } from '../../src/domain/types.js';
+import { combinedTally } from '../../src/domain/tally.js';
+import { APPEARANCES, MESSAGE_COLORS, TALLY_SOURCES, ZERO_BEHAVIORS, type Command, type Room, type TimerFields } from '../../src/domain/types.js';
 import { at } from './now.js';
 
 const WALL_BASE_MS = 1_700_000_000_000;
@@ -56,6 +57,7 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
     .map((message): Command => ({ type: 'message.set', message })),
   fc.boolean().map((on): Command => ({ type: 'blackout.set', on })),
   fc.boolean().map((on): Command => ({ type: 'onair.set', on })),
+  fc.tuple(fc.constantFrom(...TALLY_SOURCES), fc.boolean()).map(([source, on]): Command => ({ type: 'tally.set', source, on })),
   fc
     .record({ zeroBehavior: fc.constantFrom(...ZERO_BEHAVIORS), autoAdvance: fc.boolean() }, { requiredKeys: [] })
     .map((settings): Command => ({ type: 'settings.set', ...settings })),
@@ -187,6 +189,13 @@ describe('engine properties', () => {
           } else {
             // The zero events due before it and those it causes at its own instant are part of it.
             assert.equal(after.seq - room.seq, 1, 'one command is one change');
+          }
+          if (command.type === 'tally.set') {
+            // Tally drives ON AIR: a change of the combined tally sets it; otherwise the switch stays where it was.
+            const before = combinedTally(settled.tally);
+            const now = combinedTally(after.tally);
+            assert.equal(after.tally[command.source], command.on);
+            assert.equal(after.onAir, before === now ? settled.onAir : now === true);
           }
           if (applied.outcome.ok && command.type === 'timer.create') {
             assert.deepEqual(after.timers.at(-1), applied.outcome.timer);

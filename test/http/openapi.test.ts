@@ -335,10 +335,10 @@ describe('responses', () => {
     expect(state.properties.endAt).toMatchObject({ nullable: true, type: 'integer' });
     // A nullable reference as OpenAPI 3.0.3 lets one be written (nullable acts only beside a type).
     expect(state.properties.message).toEqual({ anyOf: [{ $ref: '#/components/schemas/Message' }, { type: 'object', nullable: true, enum: [null] }] });
-    // Issue 29's fields and issue 31's `started`: in every v1 answer, in none of v0's (V0State is the State as it was).
-    for (const field of ['started', 'actuals', 'aux', 'schedule']) expect(state.required, field).toContain(field);
+    // Issue 29's fields, issue 31's `started` and issue 32's `tally`: in every v1 answer, in none of v0's (V0State is the State as it was).
+    for (const field of ['started', 'actuals', 'aux', 'tally', 'schedule']) expect(state.required, field).toContain(field);
     const v0 = doc.components.schemas.V0State as { properties: Json; required: string[] };
-    expect([...v0.required].sort()).toEqual(state.required.filter((field) => !['started', 'actuals', 'aux', 'schedule'].includes(field)).sort());
+    expect([...v0.required].sort()).toEqual(state.required.filter((field) => !['started', 'actuals', 'aux', 'tally', 'schedule'].includes(field)).sort());
     expect(Object.keys(v0.properties).sort()).toEqual(v0.required.sort());
     const settings = (name: string) => (doc.components.schemas[name] as { required: string[] }).required;
     expect(settings('Settings').filter((field) => !settings('V0Settings').includes(field))).toEqual(['plannedStart']);
