@@ -5,7 +5,7 @@
 import type { ShownQuestion } from '../domain/questions.js';
 import type { Snapshot, SnapshotFlash } from '../domain/snapshot.js';
 import type { DisplaySettings, MessageColor, Settings, Tag } from '../domain/types.js';
-import { formatTimeOfDay as formatInZone } from './time-of-day.js';
+import { formatTimeOfDay as formatInZone, formatTimeOfDayLine, zoneName } from './time-of-day.js';
 
 export type Tone = 'normal' | 'warn' | 'over';
 
@@ -49,7 +49,11 @@ export interface Face {
   readonly label: string;
   readonly speaker: string;
   readonly tag: FaceTag | null;
-  /** The time of day, when the display settings show it; '' otherwise. */
+  /**
+   * The time of day, when the display settings show it and the digits are not it already
+   * (a timer shown as a Clock); '' otherwise. A 12 h time names its zone ("7:30:05 PM EST");
+   * under a 12 h Clock's digits, the line holds the zone alone ("EST"), which the digits lack.
+   */
   readonly clock: string;
   /** The next timer of the running order ("Next: Panel"), when the display settings show it; '' otherwise. */
   readonly next: string;
@@ -252,8 +256,14 @@ export function faceAt(state: DisplayState, serverNowMs: number): FaceAt {
             ? 'ready'
             : 'paused';
 
-  const showClock = state.display !== undefined && state.display.showTimeOfDay;
-  const clock = showClock ? formatTimeOfDay(serverNowMs, state.settings ?? DEFAULT_TIME_OF_DAY) : '';
+  // A Clock's digits are the time of day: the small line would only repeat them.
+  const showClock = state.display !== undefined && state.display.showTimeOfDay && appearance !== 'clock';
+  const timeOfDay = state.settings ?? DEFAULT_TIME_OF_DAY;
+  const clock = showClock
+    ? formatTimeOfDayLine(serverNowMs, timeOfDay)
+    : appearance === 'clock' && timeOfDay.clockFormat === '12h'
+      ? zoneName(serverNowMs, timeOfDay.timeZone)
+      : '';
   const nextTimer = state.display !== undefined && state.display.showNext ? state.timers[state.timers.findIndex((t) => t.id === state.activeTimerId) + 1] : undefined;
   const next = nextTimer === undefined ? '' : `Next: ${nextTimer.label}`;
 

@@ -63,3 +63,39 @@ export function formatShortTimeOfDay(ms: number, settings: TimeOfDaySettings): s
   const full = formatTimeOfDay(ms, settings);
   return full.replace(/:\d\d(?= |$)/, '');
 }
+
+const zoneFormatters = new Map<string, Intl.DateTimeFormat | null>();
+
+/**
+ * The zone's short name at `ms` as Intl gives it in English ("EST", "EDT", "GMT+1", "UTC"):
+ * a 12 h time alone does not say which zone's it is. '' when this browser cannot name it.
+ */
+export function zoneName(ms: number, timeZone: string): string {
+  let formatter = zoneFormatters.get(timeZone);
+  if (formatter === undefined) {
+    try {
+      formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' });
+    } catch {
+      formatter = null;
+    }
+    zoneFormatters.set(timeZone, formatter);
+  }
+  if (formatter === null) return '';
+  const parts = formatter.formatToParts(new Date(ms));
+  for (let i = 0; i < parts.length; i += 1) {
+    const part = parts[i] as Intl.DateTimeFormatPart;
+    if (part.type === 'timeZoneName') return part.value;
+  }
+  return '';
+}
+
+/**
+ * The small time-of-day line of a screen: `19:30:05` (24 h, as it always read), or
+ * `7:30:05 PM EST` (12 h, with the zone's short name, which AM/PM readers expect).
+ */
+export function formatTimeOfDayLine(ms: number, settings: TimeOfDaySettings): string {
+  const time = formatTimeOfDay(ms, settings);
+  if (settings.clockFormat === '24h') return time;
+  const zone = zoneName(ms, settings.timeZone);
+  return zone === '' ? time : `${time} ${zone}`;
+}

@@ -8,16 +8,12 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDisplayBundle, launchChromium, saveScreenshot, overlaps, type Box } from './browser-kit.js';
+import { SCREEN_SIZES } from './layout-kit.js';
 import { API_KEY, startLiveServer, type LiveServer } from './live-server.js';
 import { LOGO_FIXTURES, SCRIPTED_SVG } from '../helpers/logo-fixtures.js';
 
-const SIZES = [
-  { width: 1920, height: 1080 },
-  { width: 1280, height: 720 },
-  { width: 1024, height: 768 },
-  { width: 390, height: 844 },
-  { width: 844, height: 390 },
-] as const;
+/** The five sizes of layout-kit.ts: HDMI 1080p and 720p, a 4:3 projector, a phone both ways. */
+const SIZES = SCREEN_SIZES;
 
 let browser: Browser;
 let pagesDir: string;

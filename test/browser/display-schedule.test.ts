@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DisplayLayout } from '../../src/domain/types.js';
 import { overlaps, saveScreenshot, watchProblems, type Box } from './browser-kit.js';
-import { useDisplayRig, VIEWER_KEY } from './live-server.js';
+import { useDisplayRig, VIEWER_KEY, untilDisplayDrawn } from './live-server.js';
 
 const rig = useDisplayRig();
 
@@ -66,8 +66,7 @@ async function openScreen(size: { width: number; height: number }, path: string)
   const page = await context.newPage();
   const problems = watchProblems(page);
   await page.goto(rig.server.url(path));
-  await page.waitForFunction(() => (document.getElementById('time')?.textContent ?? '').trim() !== '');
-  await page.waitForFunction(() => document.fonts.status === 'loaded');
+  await untilDisplayDrawn(page);
   return { page, problems };
 }
 

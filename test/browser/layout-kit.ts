@@ -184,7 +184,10 @@ export async function spillFaults(page: Page, scope = 'body', options: { toleran
       const root = document.querySelector(args.scope);
       if (root === null) return [];
       const faults: { where: string; text: string; container: string; past: string }[] = [];
-      const viewport = { left: 0, top: 0, right: document.documentElement.clientWidth, bottom: Math.max(document.documentElement.clientHeight, document.documentElement.scrollHeight) };
+      // The page in the rectangles' frame (the window's): as wide as the window (a page that
+      // scrolls sideways is a fault), as tall as it scrolls, wherever it is scrolled to now.
+      const doc = document.documentElement;
+      const viewport = { left: -window.scrollX, top: -window.scrollY, right: doc.clientWidth - window.scrollX, bottom: Math.max(doc.clientHeight, doc.scrollHeight) - window.scrollY };
       for (const el of Array.from(root.querySelectorAll('*'))) {
         if (args.ignore !== '' && el.closest(args.ignore) !== null) continue;
         if (el.closest('svg') !== null && el.tagName.toLowerCase() !== 'svg') continue;

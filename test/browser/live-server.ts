@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { systemClock, timeoutScheduler } from '../../src/app/clock.js';
 import { RoomService } from '../../src/app/room-service.js';
@@ -114,4 +114,14 @@ export function useDisplayRig(): DisplayRig {
       return ready(pagesDir);
     },
   };
+}
+
+/**
+ * Waits until a display page has drawn its first time in the box's own font (the digits'
+ * widths depend on it) and, when given, in that layout.
+ */
+export async function untilDisplayDrawn(page: Page, layout?: string): Promise<void> {
+  await page.waitForFunction(() => (document.getElementById('time')?.textContent ?? '').trim() !== '');
+  await page.waitForFunction(() => document.fonts.status === 'loaded');
+  if (layout !== undefined) await page.waitForFunction((l) => document.getElementById('screen')?.className.includes(`layout-${l}`) === true, layout);
 }

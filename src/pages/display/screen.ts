@@ -7,7 +7,7 @@ import type { DisplaySettings } from '../../domain/types.js';
 import { askLinkImage } from './ask-link-image.js';
 import type { Face, FaceMessage, FaceQuestion, Hold, Tone } from '../../client/face.js';
 import type { ScreenExtras } from '../../client/screen-extras.js';
-import { fitMessage, fitQuestion, fitTime, whenFontsLoaded, type ScreenSize } from './fit.js';
+import { fitMessage, fitQuestion, fitTime, fitTitles, whenFontsLoaded, type ScreenSize } from './fit.js';
 
 /** The ids of the screen's parts in the display's markup (display-html.ts). */
 export type ScreenPart =
@@ -128,6 +128,8 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
   const info = element('info');
   const next = element('next');
   const tod = element('tod');
+  // The row holding the titles (display-html.ts: .top > .titles > #label): in the lower third it has a fixed height they must fit.
+  const titlesRow = label.parentElement !== null && label.parentElement.parentElement !== null ? label.parentElement.parentElement : screen;
   /** Classes of the look (layout, elements off), kept apart from the tone classes that change every few seconds. */
   let lookClasses = '';
   let lookKey = '';
@@ -156,18 +158,27 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
   let lastQuestion: FaceQuestion | null = null;
   /** `has-message`, `has-question`: what shares the column with the time, so the stylesheet can share the height out. */
   let contentClasses = '';
+  /** `has-extras` while the extras row shows: the lower third's band grows to hold it (screen.css). */
+  let extrasClass = '';
 
   const setTone = (tone: Tone, danger: boolean, inverted: boolean, hold: Hold): void => {
-    const className = `screen tone-${tone}${danger ? ' tone-danger' : ''}${inverted ? ' inverted' : ''} hold-${hold}${lookClasses}${contentClasses}`;
+    const className = `screen tone-${tone}${danger ? ' tone-danger' : ''}${inverted ? ' inverted' : ''} hold-${hold}${lookClasses}${contentClasses}${extrasClass}`;
     if (screen.className !== className) screen.className = className;
   };
   // Sizes depend on the window and on what shares the column with the time: fitted
   // again when either changes, not every second (same-length digits have one width).
-  // The message and the question first: the time gets what they leave.
+  // The titles, the message and the question first: the time gets what they leave.
   const refit = (): void => {
     const size = host.size();
-    fitMessage(message, messageText, size);
-    fitQuestion(question, questionText, questionName, size);
+    const f = last;
+    if (f !== null) {
+      fitTitles(titlesRow, [
+        { element: label, full: f.label },
+        { element: speaker, full: f.speaker },
+      ]);
+    }
+    if (lastMessage !== null) fitMessage(message, messageText, lastMessage.text, size);
+    if (lastQuestion !== null) fitQuestion(question, questionText, questionName, lastQuestion.text, size);
     fitTime(clock, time, mark);
   };
   host.onResize(refit);
@@ -203,8 +214,15 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
           layoutChanged = true;
         }
       }
-      if (prev === null || prev.label !== face.label) label.textContent = face.label;
-      if (prev === null || prev.speaker !== face.speaker) speaker.textContent = face.speaker;
+      // Fitted (wrapped, smaller, or cut at a word end) by refit, which a change of them calls.
+      if (prev === null || prev.label !== face.label) {
+        label.textContent = face.label;
+        layoutChanged = true;
+      }
+      if (prev === null || prev.speaker !== face.speaker) {
+        speaker.textContent = face.speaker;
+        layoutChanged = true;
+      }
       if (prev === null || prev.next !== face.next || prev.clock !== face.clock) {
         next.textContent = face.next;
         tod.textContent = face.clock;
@@ -232,7 +250,11 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
         // A transform, not a width: it does not lay out the page again.
         if (bared) bar.style.transform = `scaleX(${face.progress})`;
       }
-      if (prev === null || prev.onAir !== face.onAir) onair.hidden = !face.onAir;
+      if (prev === null || prev.onAir !== face.onAir) {
+        onair.hidden = !face.onAir;
+        // In the time-only and the lower-third layouts the badge takes a row of its own: the rest is fitted again.
+        layoutChanged = true;
+      }
 
       const m = face.message;
       const lm = lastMessage;
@@ -295,7 +317,16 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
       setHidden(auxBox, a === null);
       setHidden(overUnder, o === null);
       setHidden(showEnd, extras.showEnd === '');
-      setHidden(extrasRow, a === null && o === null && extras.showEnd === '');
+      const none = a === null && o === null && extras.showEnd === '';
+      setHidden(extrasRow, none);
+      const cls = none ? '' : ' has-extras';
+      if (cls !== extrasClass) {
+        extrasClass = cls;
+        const f = last;
+        if (f !== null) setTone(f.tone, f.danger, f.inverted, f.hold);
+        else screen.className = `screen tone-normal${lookClasses}${extrasClass}`;
+        extrasShape = '';
+      }
       const shape = `${a === null ? '-' : `${a.label.length}:${a.time.length}`} ${o === null ? '-' : o.text.length} ${extras.showEnd.length}`;
       if (shape !== extrasShape) {
         extrasShape = shape;
@@ -327,7 +358,7 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
       }
       const f = last;
       if (f !== null) setTone(f.tone, f.danger, f.inverted, f.hold);
-      else screen.className = `screen tone-normal${lookClasses}`;
+      else screen.className = `screen tone-normal${lookClasses}${extrasClass}`;
       refit();
     },
     setLink(up) {
