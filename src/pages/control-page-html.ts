@@ -3,6 +3,7 @@
 // comes from the snapshot. No inline script or style: the keys reach the script
 // through data- attributes, so the page's CSP can allow only the box's own files.
 import { DISPLAY_HTML } from './display-html.js';
+import { MESSAGE_MAX_CHARS } from '../domain/limits.js';
 import { escapeHtml } from './html-text.js';
 import { pageHead } from './page-head.js';
 
@@ -130,7 +131,8 @@ function auxPanelHtml(): string {
 </section>`;
 }
 
-const ADJUSTS_MS = [-300_000, -60_000, -10_000, 10_000, 60_000, 300_000] as const;
+/** The adjusts beside Reset; −1 and +1 min are in the band itself (pinned on a phone). */
+const ADJUSTS_MS = [-300_000, -10_000, 10_000, 300_000] as const;
 
 function adjustButton(ms: number): string {
   const abs = Math.abs(ms);
@@ -150,22 +152,30 @@ export function renderControlPage(view: ControlPageView): string {
 <div id="storage-banner" role="alert" hidden><strong>Not saving</strong> <span id="storage-banner-text"></span></div>
 <div id="notice" role="alert" hidden><span id="notice-text"></span><button type="button" id="notice-close" aria-label="Dismiss">✕</button></div>
 <noscript><p>The control console needs JavaScript. The API and the URLs below work without it.</p></noscript>
-<!-- Before main and sticky in the body: the transport stays in view wherever the page is scrolled. -->
+<!-- Before main and sticky in the body: the transport stays in view wherever the page is scrolled. On a
+     phone only its band (#transport-band: the time left, start/pause, previous, next, ±1 min) stays
+     pinned; the rest (#transport-more) scrolls away with the page (control.css). -->
 <section id="transport" aria-labelledby="h-transport">
-<div class="transport-head"><h2 id="h-transport">Transport</h2><span id="show-line" class="show-line" role="timer" aria-label="Where the show stands"></span></div>
-<div class="row">
+<div id="transport-band">
+<div class="transport-head"><h2 id="h-transport">Transport</h2><span id="band-time" class="band-time" role="timer" aria-label="Time left on the active timer">–</span><span id="show-line" class="show-line" role="timer" aria-label="Where the show stands"></span></div>
+<div class="row band-keys">
 <button type="button" id="start-pause" class="big"><span id="start-pause-text">Start</span><kbd>Space</kbd></button>
-<button type="button" id="reset">Reset</button>
-<button type="button" id="previous">◀ Previous<kbd>P</kbd></button>
-<button type="button" id="next">Next ▶<kbd>N</kbd></button>
+<button type="button" id="previous" aria-label="Previous timer">◀<span class="word"> Previous</span><kbd>P</kbd></button>
+<button type="button" id="next" aria-label="Next timer"><span class="word">Next </span>▶<kbd>N</kbd></button>
+<span class="band-adjust" role="group" aria-label="Adjust by a minute">${adjustButton(-60_000)}${adjustButton(60_000)}</span>
 </div>
-<div class="row" role="group" aria-label="Adjust the remaining time">${ADJUSTS_MS.map(adjustButton).join('')}</div>
+</div>
+<div id="transport-more">
+<div class="row" role="group" aria-label="Adjust the remaining time"><button type="button" id="reset">Reset</button>${ADJUSTS_MS.map(adjustButton).join('')}</div>
 <div class="row">
 <button type="button" id="blackout" aria-pressed="false">Blackout<kbd>B</kbd></button>
 <button type="button" id="onair" aria-pressed="false">ON AIR<kbd>O</kbd></button>
+<!-- The tally beside ON AIR (tally-indicator.ts): shown once a tally source has reported, never without one. -->
+<span id="tally" class="tally" hidden><span id="tally-pill" class="tally-pill"><span class="tally-lamp" aria-hidden="true"></span><span id="tally-state" class="tally-state"></span> <span id="tally-sources" class="tally-sources"></span></span><span id="tally-by-hand" class="tally-by-hand" hidden></span></span>
 <button type="button" id="flash-screens">Flash screens</button>
 </div>
 <p class="hint">Keys: <kbd>Space</kbd> start/pause · <kbd>N</kbd> next · <kbd>P</kbd> previous · <kbd>B</kbd> blackout · <kbd>O</kbd> ON AIR. Not while you type in a field.</p>
+</div>
 </section>
 <main>
 <div>
@@ -182,7 +192,11 @@ ${displayPanelHtml()}
 <div>
 <section aria-labelledby="h-message">
 <h2 id="h-message">Message</h2>
-<div class="row"><input id="msg-text" type="text" maxlength="500" placeholder="Message for the stage" aria-label="Message text"><button type="button" id="msg-show">Show</button><button type="button" id="msg-clear">Clear</button></div>
+<!-- Several lines to read a long message back; no maxlength, which would cut a paste silently: the
+     counter says how long it is against the room's limit, and Show refuses a text over it (message-composer.ts). -->
+<textarea id="msg-text" rows="3" placeholder="Message for the stage" aria-label="Message text" aria-describedby="msg-count msg-limit-reason" spellcheck="true"></textarea>
+<div class="row msg-under"><span id="msg-count" class="msg-count">0 / ${MESSAGE_MAX_CHARS}</span><span class="hint msg-limit">At most ${MESSAGE_MAX_CHARS} characters · <kbd>Enter</kbd> shows it</span><span class="msg-actions"><button type="button" id="msg-show">Show</button><button type="button" id="msg-clear">Clear</button></span></div>
+<p id="msg-limit-reason" class="msg-over-reason" role="alert" hidden></p>
 <div class="row">
 <span role="group" aria-label="Colour"><button type="button" data-color="white" aria-pressed="true">White</button> <button type="button" data-color="green" aria-pressed="false">Green</button> <button type="button" data-color="red" aria-pressed="false">Red</button></span>
 <button type="button" id="msg-bold" aria-pressed="false"><b>Bold</b></button>
@@ -218,15 +232,15 @@ ${questionsPanelHtml()}
 </div>
 <section class="wide" aria-labelledby="h-order">
 <h2 id="h-order">Running order</h2>
-<div class="order-wrap"><table>
-<colgroup><col class="w-pos"><col><col><col class="w-dur"><col class="w-warn"><col class="w-warn"><col class="w-at"><col class="w-at"><col class="w-when"><col class="w-when"><col class="w-shows"><col class="w-shows"><col class="w-actions"></colgroup>
+<div class="order-wrap"><table id="order-table">
+<colgroup><col class="w-pos"><col class="w-label"><col class="w-speaker"><col class="w-dur"><col class="w-warn"><col class="w-warn"><col class="w-at"><col class="w-at"><col class="w-when"><col class="w-when"><col class="w-shows"><col class="w-shows"><col class="w-actions"></colgroup>
 <thead><tr><th>#</th><th>Label</th><th>Speaker</th><th>Duration</th><th>Warn at</th><th>Red at</th><th>Starts at</th><th>Ends at</th><th title="When it is planned to start">Planned</th><th title="When it started, or ~ when it will start as things stand">Actual</th><th>Shows</th><th>Tag</th><th></th></tr></thead>
 <tbody id="order"></tbody>
 </table></div>
-<div class="row"><button type="button" id="add-timer">+ Add timer</button> <label for="csv-file">Import CSV</label> <input id="csv-file" type="file" accept=".csv,text/csv"> <button type="button" id="csv-import" hidden>Add timers to the end</button> <button type="button" id="csv-export">Export CSV</button></div>
+<div class="row"><button type="button" id="add-timer">+ Add timer</button> <button type="button" id="order-times" aria-pressed="false" title="The Starts at and Ends at columns: shown by themselves once a timer has one">Starts at / Ends at</button> <label for="csv-file">Import CSV</label> <input id="csv-file" type="file" accept=".csv,text/csv"> <button type="button" id="csv-import" hidden>Add timers to the end</button> <button type="button" id="csv-export">Export CSV</button></div>
 <p id="order-total" class="order-total"></p>
 <p id="csv-status" class="hint" role="status"></p>
-<p class="hint">Durations: 10:00, 1:30:00, 90s, 5m. Red at 0 is none. Starts at (the timer starts by itself) and Ends at (counts to that time): 19:30, 7:30 pm or 2026-11-24 09:00 in the room's time zone; empty for none. Enter saves a field, Esc undoes it. Planned: when each timer is planned to start (Settings › Show starts at); Actual: when it started, or <i>~</i> when it will as things stand.</p>
+<p class="hint">Durations: 10:00, 1:30:00, 90s, 5m. Red at 0 is none. Starts at (the timer starts by itself) and Ends at (counts to that time; both columns shown by the Starts at / Ends at button, or once a timer has one): 19:30, 7:30 pm or 2026-11-24 09:00 in the room's time zone; empty for none. Enter saves a field, Esc undoes it. Planned: when each timer is planned to start (Settings › Show starts at); Actual: when it started, or <i>~</i> when it will as things stand.</p>
 </section>
 </main>
 <section class="links" aria-labelledby="h-links">

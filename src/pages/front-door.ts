@@ -21,6 +21,30 @@ export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0
 </svg>
 `;
 
+/** Which link a key field opens: the console's or the viewer's. */
+export type KeyField = 'control' | 'viewer';
+
+const KEY_FIELDS: Readonly<Record<KeyField, { readonly label: string; readonly button: string }>> = {
+  control: { label: 'API key or control link', button: 'Open the console' },
+  viewer: { label: 'Viewer key or viewer link', button: 'Open the viewer' },
+};
+
+/**
+ * A field for a key or a pasted link, and its button; home/main.ts (HOME_SCRIPT_SRC)
+ * opens the link from it. Shared by the front door and the wrong-key pages. The
+ * field has no name, so a form sent without the script (the CSP's form-action
+ * 'none' stops that already) could never put the key into a query string either.
+ */
+export function keyFormHtml(field: KeyField): string {
+  const words = KEY_FIELDS[field];
+  return `<form id="${field}-form" autocomplete="off">
+<label for="${field}-key">${words.label}</label>
+<input id="${field}-key" type="password" spellcheck="false" autocapitalize="off" required>
+<button type="submit">${words.button}</button>
+<p id="${field}-problem" class="field-error" role="alert" hidden></p>
+</form>`;
+}
+
 export const FRONT_DOOR_HTML = `${pageHead({ title: 'Showclock', stylesheet: CONTROL_STYLE_HREF, script: HOME_SCRIPT_SRC })}
 <body class="front-door">
 <header><h1>Showclock</h1></header>
@@ -34,23 +58,13 @@ console; button panels, QLab and scripts drive it over the network.</p>
 <h2>Open the control console</h2>
 <p>The console needs the box's API key. On the box, <code>npm run key</code> (on a Pi:
 <code>sudo showclock key</code>) prints the control link; open it, or type its key or paste the whole link here.</p>
-<form id="control-form" autocomplete="off">
-<label for="control-key">API key or control link</label>
-<input id="control-key" name="key" type="password" spellcheck="false" autocapitalize="off" required>
-<button type="submit">Open the console</button>
-<p id="control-problem" class="field-error" role="alert" hidden></p>
-</form>
+${keyFormHtml('control')}
 </section>
 <section>
 <h2>Watch the time</h2>
 <p>The viewer link shows the clock on any phone, tablet or monitor, and can change nothing. The
 console shows it with a QR code; <code>npm run key</code> prints it too.</p>
-<form id="viewer-form" autocomplete="off">
-<label for="viewer-key">Viewer key or viewer link</label>
-<input id="viewer-key" name="key" type="password" spellcheck="false" autocapitalize="off" required>
-<button type="submit">Open the viewer</button>
-<p id="viewer-problem" class="field-error" role="alert" hidden></p>
-</form>
+${keyFormHtml('viewer')}
 <p>Questions from the audience: the console shows the audience link and its QR code (for a slide or
 a lobby screen); people open it on their phones and send questions to the moderator.</p>
 <p>The box's own HDMI screen is <code>/display</code>, which opens only on the box itself.

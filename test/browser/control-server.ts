@@ -15,7 +15,8 @@ import { systemClock, timeoutScheduler } from '../../src/app/clock.js';
 import { RoomService } from '../../src/app/room-service.js';
 import { newTimerIdFor } from '../../src/app/timer-ids.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
-import type { Room } from '../../src/domain/types.js';
+import { createRoom } from '../../src/domain/room.js';
+import type { Room, Timer } from '../../src/domain/types.js';
 import { createApp } from '../../src/http/app.js';
 import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -31,6 +32,18 @@ export const AUDIENCE_KEY = 'BrowserAudienceKey_9876543210-zyXW';
 export { CHROMIUM, launchChromium };
 
 /** Builds the page bundles once into a temporary directory; returns it and a cleanup. */
+/**
+ * A room whose running order is these labels (ids t1, t2, ...), the first active and
+ * ready; `each` gives a timer's speaker and duration by its place (10 min, no speaker by default).
+ */
+export function roomWithTimers(labels: readonly string[], each: (i: number) => Partial<Pick<Timer, 'speaker' | 'duration'>> = () => ({})): Room {
+  const base = createRoom('t1');
+  const first = base.timers[0];
+  if (first === undefined) throw new Error('createRoom gave no timer');
+  const timers = labels.map((label, i) => ({ ...first, id: `t${i + 1}`, label, duration: 600_000, ...each(i) }));
+  return { ...base, timers, activeTimerId: 't1', transport: { running: false, remainingMs: timers[0]?.duration ?? 600_000 } };
+}
+
 export async function buildPagesOnce(): Promise<{ dir: string; remove: () => void }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'showclock-pages-'));
   await buildPages({ outdir: dir });

@@ -82,6 +82,7 @@ function start(): void {
     const nowMs = clock.now() ?? snapshot.serverNow;
     const schedule = scheduleAtEstimate(snapshot, nowMs);
     showLine.render(schedule, snapshot.settings);
+    transport.follow(snapshot, nowMs);
     order.renderSchedule(schedule, snapshot);
     aux.follow(snapshot, nowMs);
   };

@@ -3,6 +3,7 @@
 // this browser's localStorage (per device, not in the room): another console or
 // a reset browser does not see them. A storage that refuses (private mode, full)
 // keeps the list for this page only, and the operator is told once.
+import { charCount, MESSAGE_MAX_CHARS } from '../../domain/limits.js';
 import type { MessageColor } from '../../domain/types.js';
 import { byId, make, setText } from './elements.js';
 import type { RoomCommands } from './room-commands.js';
@@ -67,6 +68,11 @@ export class MessagePresets {
     const text = draft.text.trim();
     if (text.length === 0) {
       this.#commands.failed('Save preset', 'type the message first, then save it as a preset');
+      return;
+    }
+    // A preset the room would refuse at every click is not kept: the box says by how much it is over.
+    if (charCount(text) > MESSAGE_MAX_CHARS) {
+      this.#commands.failed('Save preset', `the message is over ${MESSAGE_MAX_CHARS} characters: shorten it first`);
       return;
     }
     const preset: Preset = { text, color: draft.color, bold: draft.bold, flash: draft.flash };

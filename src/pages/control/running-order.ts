@@ -9,7 +9,7 @@ import type { Snapshot } from '../../domain/snapshot.js';
 import { APPEARANCES, type Appearance, type Timer } from '../../domain/types.js';
 import { DURATION_HINT, formatDurationText, parseDurationText } from '../../domain/duration-text.js';
 import { instantText, parseInstantText } from './time-of-day-text.js';
-import { byId, make, setText } from './elements.js';
+import { byId, make, setPressed, setText } from './elements.js';
 import { TwoPress } from './two-press.js';
 import type { RoomCommands } from './room-commands.js';
 import { RowDrag } from './row-drag.js';
@@ -84,6 +84,10 @@ export class RunningOrder {
   readonly #commands: RoomCommands;
   readonly #body = byId('order', HTMLTableSectionElement);
   readonly #total = byId('order-total', HTMLElement);
+  readonly #table = byId('order-table', HTMLTableElement);
+  /** Starts at / Ends at shown although no timer has one: the operator asked for them, to fill one in. */
+  readonly #timesButton = byId('order-times', HTMLButtonElement);
+  #timesWanted = false;
   readonly #rows = new Map<string, Row>();
   /** Fields whose change is on its way: a snapshot from before it must not flash the old value back. */
   readonly #pending = new Set<HTMLElement>();
@@ -93,9 +97,14 @@ export class RunningOrder {
     () => (this.#commands.shown === null ? [] : this.#commands.shown.timers.map((t) => t.id)),
     (id, to) => void this.#commands.run(`Move "${this.#name(id)}"`, `/timer/${encodeURIComponent(id)}/move`, { to }),
     // Rows under the sticky transport are out of sight: a drag scrolls before it gets there.
+    // On a phone only its band is pinned (and the transport itself has no box).
     () => {
-      const transport = document.getElementById('transport');
-      return transport === null ? 0 : transport.getBoundingClientRect().bottom;
+      let bottom = 0;
+      for (const id of ['transport', 'transport-band']) {
+        const node = document.getElementById(id);
+        if (node !== null && getComputedStyle(node).position === 'sticky') bottom = Math.max(bottom, node.getBoundingClientRect().bottom);
+      }
+      return bottom;
     },
   );
 
@@ -103,9 +112,28 @@ export class RunningOrder {
     this.#commands = commands;
     this.#refresh = refresh;
     byId('add-timer', HTMLButtonElement).addEventListener('click', () => void this.#add());
+    this.#timesButton.addEventListener('click', () => {
+      this.#timesWanted = !this.#timesWanted;
+      if (this.#commands.shown !== null) this.#showTimes(this.#commands.shown);
+    });
+  }
+
+  /**
+   * The Starts at and Ends at columns: two empty columns at every desk size took the room
+   * the labels need, so they show only when a timer has one or the operator asks for them.
+   */
+  #showTimes(snapshot: Snapshot): void {
+    const used = snapshot.timers.some((t) => t.scheduledAt !== null || t.endsAt !== null);
+    // Once shown they stay: a column must not vanish under the operator who just emptied its last field.
+    if (used) this.#timesWanted = true;
+    const shown = this.#timesWanted;
+    setPressed(this.#timesButton, shown);
+    this.#timesButton.disabled = used;
+    if (this.#table.classList.contains('no-times') === shown) this.#table.classList.toggle('no-times', !shown);
   }
 
   render(snapshot: Snapshot): void {
+    this.#showTimes(snapshot);
     const seen = new Set<string>();
     const ordered: Row[] = [];
     snapshot.timers.forEach((timer, index) => {

@@ -1,10 +1,12 @@
-// Transport (start/pause, reset, previous, next), adjust, blackout and ON AIR.
+// Transport (start/pause, reset, previous, next), adjust, blackout and ON AIR (with the tally beside it).
 // Switches send the state the operator asked for (`start`, `blackout` with
 // on=0/1), decided from what the console shows, never a blind toggle: when
 // another console acted a moment earlier, a second press does not undo it.
+import { faceAt } from '../../client/face.js';
 import type { Snapshot } from '../../domain/snapshot.js';
 import { byId, setPressed, setText } from './elements.js';
 import type { RoomCommands } from './room-commands.js';
+import { TallyIndicator } from './tally-indicator.js';
 
 function adjustLabel(ms: number): string {
   const sign = ms < 0 ? '−' : '+';
@@ -18,10 +20,14 @@ export class TransportPanel {
   readonly #startPauseText = byId('start-pause-text', HTMLSpanElement);
   readonly #blackout = byId('blackout', HTMLButtonElement);
   readonly #onAir = byId('onair', HTMLButtonElement);
+  /** Beside ON AIR: what the tally says, and when ON AIR was set against it by hand. */
+  readonly #tally = new TallyIndicator(this.#onAir);
   readonly #previous = byId('previous', HTMLButtonElement);
   readonly #next = byId('next', HTMLButtonElement);
   readonly #header = byId('top', HTMLElement);
   readonly #showState = byId('show-state', HTMLElement);
+  /** The time left in the band: on a phone the preview has scrolled away, and the band is what stays. */
+  readonly #time = byId('band-time', HTMLElement);
 
   constructor(commands: RoomCommands) {
     this.#commands = commands;
@@ -71,11 +77,22 @@ export class TransportPanel {
     void this.#commands.run(shown.onAir ? 'ON AIR off' : 'ON AIR on', '/onair', { on: shown.onAir ? '0' : '1' });
   }
 
+  /** The active timer's time as the screens show it now (faceAt, at the server's time), in the band's colours. */
+  follow(snapshot: Snapshot, nowMs: number): void {
+    const face = faceAt(snapshot, nowMs).face;
+    // Hidden at zero on the screens: the band still says something is there.
+    setText(this.#time, face.time === '' ? '–' : face.time);
+    const tone = face.tone === 'over' || face.danger ? ' over' : face.tone === 'warn' ? ' warn' : '';
+    const className = `band-time${snapshot.running ? ' running' : ''}${tone}`;
+    if (this.#time.className !== className) this.#time.className = className;
+  }
+
   render(snapshot: Snapshot): void {
     setText(this.#startPauseText, snapshot.running ? 'Pause' : 'Start');
     this.#startPause.className = snapshot.running ? 'big running' : 'big';
     setPressed(this.#blackout, snapshot.blackout);
     setPressed(this.#onAir, snapshot.onAir);
+    this.#tally.render(snapshot);
     // The whole header band changes, in words and colour: a 2 px outline on one
     // button is missed by a guest operator glancing up mid-show.
     const words = [snapshot.blackout ? 'BLACKOUT' : '', snapshot.onAir ? 'ON AIR' : ''].filter((w) => w !== '');
