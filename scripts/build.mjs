@@ -7,6 +7,7 @@
 //   openapi.json         the OpenAPI document the service serves, and
 //   showclock-qr.cjs     its QR code drawing: beside the bundle, not in it (BUNDLE_STAND_INS)
 //   showclock-tally.cjs  tally in (TSL UMD, OBS): beside the bundle, loaded where configured
+//   showclock-mqtt.cjs   MQTT (MQTT.js): beside the bundle, loaded where configured
 //   pages/               the browser bundles of the display and the console
 // onoff stays external: it loads a native addon built on the Pi at install.
 import { spawn } from 'node:child_process';
@@ -29,7 +30,9 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
  */
 const QR_CHUNK = { entry: 'src/pages/qr-svg.ts', file: 'showclock-qr.cjs', alsoFromSrc: /^$/ };
 const TALLY_CHUNK = { entry: 'src/tally/tally-adapter.ts', file: 'showclock-tally.cjs', alsoFromSrc: /^src\/(tally\/|log\/line-throttle\.ts$|app\/clock\.ts$)/ };
-const CHUNKS = [QR_CHUNK, TALLY_CHUNK];
+// mqtt-commands.ts (the shared vocabulary) stays in the bundle: main.ts hands it to the adapter.
+const MQTT_CHUNK = { entry: 'src/mqtt/mqtt-adapter.ts', file: 'showclock-mqtt.cjs', alsoFromSrc: /^src\/(mqtt\/mqtt-topics\.ts$|log\/line-throttle\.ts$|app\/clock\.ts$)/ };
+const CHUNKS = [QR_CHUNK, TALLY_CHUNK, MQTT_CHUNK];
 const OPENAPI_FILE = 'openapi.json';
 /** Their names in dist/, for whoever checks that a build is whole (scripts/start.mjs). */
 export const BESIDE_BUNDLE = [OPENAPI_FILE, ...CHUNKS.map((chunk) => chunk.file)];
@@ -44,12 +47,15 @@ export const BESIDE_BUNDLE = [OPENAPI_FILE, ...CHUNKS.map((chunk) => chunk.file)
  *   qr-svg.ts        dist/showclock-qr.cjs (qr-svg.ts with the qrcode package, about 23 KB),
  *                    loaded at the first QR code;
  *   tally-adapter.ts dist/showclock-tally.cjs (src/tally with obs-websocket-js and ws, about
- *                    80 KB), loaded at start only on a box with tally configured.
+ *                    80 KB), loaded at start only on a box with tally configured;
+ *   mqtt-adapter.ts  dist/showclock-mqtt.cjs (the adapter with the mqtt package), loaded at
+ *                    start only on a box with mqtt.url configured.
  */
 const BUNDLE_STAND_INS = new Map([
   ['src/api/openapi-text.ts', 'src/api/openapi-text.bundle.ts'],
   [QR_CHUNK.entry, 'src/pages/qr-svg.bundle.ts'],
   [TALLY_CHUNK.entry, 'src/tally/tally-adapter.bundle.ts'],
+  [MQTT_CHUNK.entry, 'src/mqtt/mqtt-adapter.bundle.ts'],
 ]);
 
 // pino's transports (worker threads, thread-stream) and its SonicBoom destination are what

@@ -208,6 +208,13 @@ write_default_config() {
   //   "tsl": { "port": 8900, "indices": [1], "on": "program" }
   // },
 
+  // MQTT (README, "MQTT (Home Assistant)"): state published to a broker, commands
+  // from it, and Home Assistant discovery; off until you remove the // below.
+  // mqtts:// for TLS; "room" defaults to this machine's host name.
+  // "mqtt": {
+  //   "url": "mqtt://192.168.1.5:1883", "username": "showclock", "password": "...", "room": "stage-a"
+  // },
+
   // Lamps and buttons on the 40-pin header, by BCM number: the GPIO numbers of
   // a pinout diagram, not the physical pin numbers. Buttons go from the pin to
   // GND; turn their pull-ups on in /boot/firmware/config.txt, for example:

@@ -2,6 +2,7 @@
 // service and the adapters, listen; on SIGTERM/SIGINT stop in reverse order.
 import { serve, type ServerType } from '@hono/node-server';
 import { ConfigError, EXIT_CONFIG, EXIT_DATA_DIR, loadConfig, oscConfigured, type Config } from './config/config.js';
+import { mqttConfigured } from './config/mqtt-config.js';
 import { tallyConfigured } from './config/tally-config.js';
 import { systemClock, timeoutScheduler } from './app/clock.js';
 import { RoomService } from './app/room-service.js';
@@ -245,6 +246,26 @@ async function serveRoom(): Promise<void> {
     const { startTally } = await import('./tally/tally-adapter.js');
     const tally = await startTally({ config: config.tally, service: roomService, monoMs: systemClock.monoMs, logger });
     shutdown.add('tally (TSL port, OBS connection)', () => tally.close());
+  }
+  // MQTT (off unless mqtt.url is set): state published retained on change, commands
+  // from {base}/{room}/set/... through the same dispatch with HTTP's checks, Home
+  // Assistant discovery. Connects in the background: a broker that is down never
+  // delays a command. The client (dist/showclock-mqtt.cjs) is loaded only here.
+  if (mqttConfigured(config.mqtt)) {
+    const [{ startMqtt }, { mqttCommandHandler }] = await Promise.all([import('./mqtt/mqtt-adapter.js'), import('./mqtt/mqtt-commands.js')]);
+    const mqttLimiter = new FixedWindowLimiter({ limit: config.rateLimit, nowMs: systemClock.monoMs });
+    const mqttLink = startMqtt({
+      config: config.mqtt,
+      service: roomService,
+      command: mqttCommandHandler({
+        service: roomService,
+        limiter: mqttLimiter,
+        onAccepted: (command) => logger.info({ source: 'mqtt', command }, 'command'),
+      }),
+      monoMs: systemClock.monoMs,
+      logger,
+    });
+    shutdown.add('MQTT (offline published, connection closed)', () => mqttLink.close());
   }
   const address = listening.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

@@ -2,7 +2,7 @@
 // and prints what the service would run with, or one setting of it. A bad file
 // exits 78 with every problem named, before anything else happens, so it also
 // checks a config file after editing it. The kiosk launcher asks it for the port.
-// Keys are never printed: they are not configuration; nor is the OBS password.
+// Keys are never printed: they are not configuration; nor are the OBS and MQTT passwords.
 import type { Config } from '../config/config.js';
 
 export function runConfigCommand(config: Config, args: readonly string[]): void {
@@ -17,6 +17,7 @@ export function runConfigCommand(config: Config, args: readonly string[]): void 
     osc: config.osc,
     // The OBS password is a secret like the keys: said to be set, never printed.
     tally: { ...config.tally, obs: { ...config.tally.obs, password: config.tally.obs.password === undefined ? null : '(set)' } },
+    mqtt: { ...config.mqtt, password: config.mqtt.password === undefined ? null : '(set)' },
     configPath: config.configPath ?? null,
   };
   if (args.length === 0) {

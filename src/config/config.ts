@@ -8,6 +8,7 @@ import * as z from '../schema/zod.js';
 import { gpioConfigSchema, type GpioConfig } from './gpio-config.js';
 import { stripJsonComments } from './json-comments.js';
 import { checkPublicUrl } from './public-url.js';
+import { mqttConfigSchema, MqttConfigProblem, resolveMqttConfig, type MqttConfig } from './mqtt-config.js';
 import { indicesSchema, obsUrlProblem, tallyConfigSchema, type TallyConfig } from './tally-config.js';
 
 export const GPIO_MODES = ['auto', 'onoff', 'sim', 'off'] as const;
@@ -93,6 +94,7 @@ function configFileSchema() {
     gpio: z.optional(gpioConfigSchema()),
     osc: z.optional(OscConfigSchema),
     tally: z.optional(tallyConfigSchema(port, host)),
+    mqtt: z.optional(mqttConfigSchema()),
     publicUrl: z.optional(publicUrlSchema()),
   });
 
@@ -135,6 +137,8 @@ export interface Config {
   readonly osc: OscConfig;
   /** Tally in (src/tally): TSL off unless a port is given, OBS unless an address is. */
   readonly tally: TallyConfig;
+  /** MQTT (src/mqtt): off unless `mqtt.url` is given. */
+  readonly mqtt: MqttConfig;
   /** Set when the environment fixes a key; otherwise keys come from the data directory. */
   readonly apiKey: string | undefined;
   readonly viewerKey: string | undefined;
@@ -273,6 +277,15 @@ function tallyConfig(env: NodeJS.ProcessEnv, file: ConfigFile, taken: { readonly
   };
 }
 
+function mqttConfig(env: NodeJS.ProcessEnv, file: ConfigFile): MqttConfig {
+  try {
+    return resolveMqttConfig(env, file.mqtt);
+  } catch (error) {
+    if (error instanceof MqttConfigProblem) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 /** Resolves the configuration; throws ConfigError with every problem named. */
 export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Config {
   const configPath = env.SHOWCLOCK_CONFIG === undefined || env.SHOWCLOCK_CONFIG === '' ? undefined : resolve(cwd, env.SHOWCLOCK_CONFIG);
@@ -314,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     gpio: file.gpio ?? {},
     osc,
     tally: tallyConfig(env, file, { http: httpPort, osc }),
+    mqtt: mqttConfig(env, file),
     apiKey,
     viewerKey,
     audienceKey,
