@@ -3,7 +3,9 @@
 // against the colour actually behind it, alpha and opacity composited up the
 // tree), elements that stick out of the element that holds them, and text cut
 // short. Each returns the faults it finds, described so a failing test names the
-// element, its text and the numbers; an empty list is a pass.
+// element, its text and the numbers; an empty list is a pass. Each check's page
+// function goes to the browser as its own source text, so the small describe/visible
+// helpers are written inside each rather than shared.
 import type { Page } from 'playwright-core';
 
 /** The sizes a show meets: HDMI 1080p and 720p, an old 4:3 projector, a phone upright and on its side. */

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { ConfigError, loadConfig, type Config } from '../../src/config/config.js';
 
 export interface ConfigDir {
   /** The directory of the current test. */
@@ -13,6 +13,10 @@ export interface ConfigDir {
   file(content: unknown): string;
   /** The ConfigError's message for this environment; fails the test when it loads. */
   error(env: NodeJS.ProcessEnv): string;
+  /** Loads the configuration with this file (as `file` writes it) and environment. */
+  load(content: unknown, env?: NodeJS.ProcessEnv): Config;
+  /** The ConfigError's message for this file and environment; fails the test when it loads. */
+  problem(content: unknown, env?: NodeJS.ProcessEnv): string;
 }
 
 /** Registers the per-test directory (beforeEach/afterEach) and returns its helpers. */
@@ -22,21 +26,25 @@ export function useConfigDir(prefix: string): ConfigDir {
     dir = mkdtempSync(path.join(tmpdir(), prefix));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (content: unknown): string => {
+    const written = path.join(dir, 'showclock.json');
+    writeFileSync(written, typeof content === 'string' ? content : JSON.stringify(content));
+    return written;
+  };
+  const error = (env: NodeJS.ProcessEnv): string => {
+    try {
+      loadConfig(env, dir);
+    } catch (thrown) {
+      expect(thrown).toBeInstanceOf(ConfigError);
+      return (thrown as ConfigError).message;
+    }
+    throw new Error('loadConfig accepted a bad configuration');
+  };
   return {
     path: () => dir,
-    file(content) {
-      const file = path.join(dir, 'showclock.json');
-      writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
-      return file;
-    },
-    error(env) {
-      try {
-        loadConfig(env, dir);
-      } catch (error) {
-        expect(error).toBeInstanceOf(ConfigError);
-        return (error as ConfigError).message;
-      }
-      throw new Error('loadConfig accepted a bad configuration');
-    },
+    file,
+    error,
+    load: (content, env = {}) => loadConfig({ SHOWCLOCK_CONFIG: file(content), ...env }, dir),
+    problem: (content, env = {}) => error({ SHOWCLOCK_CONFIG: file(content), ...env }),
   };
 }

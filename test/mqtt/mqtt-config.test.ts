@@ -1,38 +1,20 @@
 // The `mqtt` section of the config file and its environment variables: off by
 // default, every mistake named by its field, the password never printed.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
 import { hostSlug, mqttConfigured } from '../../src/config/mqtt-config.js';
 import { ROOT } from '../e2e/service-process.js';
+import { useConfigDir } from '../config/config-dir.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'showclock-mqtt-config-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-function withFile(content: unknown, env: NodeJS.ProcessEnv = {}) {
-  const file = path.join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify(content));
-  return loadConfig({ SHOWCLOCK_CONFIG: file, ...env }, dir);
-}
-
-function problemOf(content: unknown, env: NodeJS.ProcessEnv = {}): string {
-  try {
-    withFile(content, env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('accepted');
-}
+const configs = useConfigDir('showclock-mqtt-config-');
+const withFile = (content: unknown, env: NodeJS.ProcessEnv = {}) => configs.load(content, env);
+const problemOf = (content: unknown, env: NodeJS.ProcessEnv = {}): string => configs.problem(content, env);
 
 describe('mqtt config', () => {
   it('is off by default, with the base topic showclock and the room from the host name', () => {
-    const { mqtt } = loadConfig({}, dir);
+    const { mqtt } = loadConfig({}, configs.path());
     expect(mqttConfigured(mqtt)).toBe(false);
     expect(mqtt).toMatchObject({ url: undefined, username: undefined, password: undefined, baseTopic: 'showclock', room: hostSlug(), discovery: true, discoveryPrefix: 'homeassistant' });
   });
@@ -50,7 +32,7 @@ describe('mqtt config', () => {
     );
     expect(mqtt).toMatchObject({ url: 'mqtt://10.0.0.5:1883', username: 'box', password: 'pw2', baseTopic: 'venue/showclock', room: 'hall-2' });
     expect(mqttConfigured(mqtt)).toBe(true);
-    expect(loadConfig({ SHOWCLOCK_MQTT_URL: 'mqtts://broker.example:8883' }, dir).mqtt.url).toBe('mqtts://broker.example:8883');
+    expect(loadConfig({ SHOWCLOCK_MQTT_URL: 'mqtts://broker.example:8883' }, configs.path()).mqtt.url).toBe('mqtts://broker.example:8883');
   });
 
   it('names the field of every bad value', () => {
@@ -61,7 +43,7 @@ describe('mqtt config', () => {
     expect(problemOf({ mqtt: { url: 'mqtt://x', port: 1883 } })).toContain('mqtt');
     expect(problemOf({ mqtt: { url: 'mqtt://x', password: 'pw' } })).toContain('mqtt.password: given without mqtt.username');
     expect(problemOf({ mqtt: { url: 'mqtt://x', caFile: '/etc/ca.pem' } })).toContain('mqtt.caFile: only for an mqtts:// broker');
-    expect(problemOf({ mqtt: { url: 'mqtts://x', caFile: path.join(dir, 'missing.pem') } })).toContain('mqtt.caFile:');
+    expect(problemOf({ mqtt: { url: 'mqtts://x', caFile: path.join(configs.path(), 'missing.pem') } })).toContain('mqtt.caFile:');
     expect(problemOf({}, { SHOWCLOCK_MQTT_URL: 'tcp://x' })).toContain('environment SHOWCLOCK_MQTT_URL: expected mqtt:// or mqtts://');
     expect(problemOf({}, { SHOWCLOCK_MQTT_ROOM: 'a+b' })).toContain('environment SHOWCLOCK_MQTT_ROOM:');
   });

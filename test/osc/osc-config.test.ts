@@ -1,46 +1,28 @@
 // The `osc` section of the config file and SHOWCLOCK_OSC_PORT: off by default,
 // every mistake named by its path, and the install script's commented example
 // valid once its // are removed.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
 import { ROOT } from '../e2e/service-process.js';
+import { useConfigDir } from '../config/config-dir.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'showclock-osc-config-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-function withFile(content: unknown, env: NodeJS.ProcessEnv = {}) {
-  const file = path.join(dir, 'config.json');
-  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
-  return loadConfig({ SHOWCLOCK_CONFIG: file, ...env }, dir);
-}
-
-function problemOf(content: unknown, env: NodeJS.ProcessEnv = {}): string {
-  try {
-    withFile(content, env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('accepted');
-}
+const configs = useConfigDir('showclock-osc-config-');
+const withFile = (content: unknown, env: NodeJS.ProcessEnv = {}) => configs.load(content, env);
+const problemOf = (content: unknown, env: NodeJS.ProcessEnv = {}): string => configs.problem(content, env);
 
 describe('osc config', () => {
   it('is off by default: no port, no feedback, no replies', () => {
-    expect(loadConfig({}, dir).osc).toEqual({ port: undefined, host: '0.0.0.0', textPort: undefined, reply: false, feedback: [] });
+    expect(loadConfig({}, configs.path()).osc).toEqual({ port: undefined, host: '0.0.0.0', textPort: undefined, reply: false, feedback: [] });
   });
 
   it('reads the section, and SHOWCLOCK_OSC_PORT turns OSC on or moves it', () => {
     const section = { port: 7350, host: '127.0.0.1', textPort: 7351, reply: true, feedback: [{ host: 'touchosc.local', port: 9000 }] };
     expect(withFile({ osc: section }).osc).toEqual(section);
     expect(withFile({ osc: section }, { SHOWCLOCK_OSC_PORT: '9123' }).osc.port).toBe(9123);
-    expect(loadConfig({ SHOWCLOCK_OSC_PORT: '7350' }, dir).osc).toMatchObject({ port: 7350, host: '0.0.0.0' });
-    expect(loadConfig({ SHOWCLOCK_OSC_PORT: '' }, dir).osc.port).toBeUndefined();
+    expect(loadConfig({ SHOWCLOCK_OSC_PORT: '7350' }, configs.path()).osc).toMatchObject({ port: 7350, host: '0.0.0.0' });
+    expect(loadConfig({ SHOWCLOCK_OSC_PORT: '' }, configs.path()).osc.port).toBeUndefined();
   });
 
   it('names each bad field by its path', () => {
@@ -65,8 +47,8 @@ describe('osc config', () => {
   });
 
   it('names the variable when SHOWCLOCK_OSC_PORT is wrong', () => {
-    expect(() => loadConfig({ SHOWCLOCK_OSC_PORT: 'osc' }, dir)).toThrow('environment SHOWCLOCK_OSC_PORT: expected a whole number, got "osc"');
-    expect(() => loadConfig({ SHOWCLOCK_OSC_PORT: '65536' }, dir)).toThrow('environment SHOWCLOCK_OSC_PORT: expected 0 to 65535');
+    expect(() => loadConfig({ SHOWCLOCK_OSC_PORT: 'osc' }, configs.path())).toThrow('environment SHOWCLOCK_OSC_PORT: expected a whole number, got "osc"');
+    expect(() => loadConfig({ SHOWCLOCK_OSC_PORT: '65536' }, configs.path())).toThrow('environment SHOWCLOCK_OSC_PORT: expected 0 to 65535');
   });
 
   it("the install script's commented osc example is valid once uncommented", () => {

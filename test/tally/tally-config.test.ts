@@ -1,39 +1,21 @@
 // The `tally` section of the config file and its environment variables: off by
 // default, every mistake named by its path, and the install script's commented
 // example valid once its // are removed.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
 import { tallyConfigured } from '../../src/config/tally-config.js';
 import { ROOT } from '../e2e/service-process.js';
+import { useConfigDir } from '../config/config-dir.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'showclock-tally-config-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-function withFile(content: unknown, env: NodeJS.ProcessEnv = {}) {
-  const file = path.join(dir, 'config.json');
-  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
-  return loadConfig({ SHOWCLOCK_CONFIG: file, ...env }, dir);
-}
-
-function problemOf(content: unknown, env: NodeJS.ProcessEnv = {}): string {
-  try {
-    withFile(content, env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('accepted');
-}
+const configs = useConfigDir('showclock-tally-config-');
+const withFile = (content: unknown, env: NodeJS.ProcessEnv = {}) => configs.load(content, env);
+const problemOf = (content: unknown, env: NodeJS.ProcessEnv = {}): string => configs.problem(content, env);
 
 describe('tally config', () => {
   it('is off by default', () => {
-    const { tally } = loadConfig({}, dir);
+    const { tally } = loadConfig({}, configs.path());
     expect(tally).toEqual({ tsl: { port: undefined, host: '0.0.0.0', indices: [], on: 'program' }, obs: { url: undefined, password: undefined, on: 'stream' } });
     expect(tallyConfigured(tally)).toBe(false);
   });
@@ -42,7 +24,7 @@ describe('tally config', () => {
     const tsl = { port: 8900, host: '127.0.0.1', indices: [1, 4], on: 'both' };
     expect(withFile({ tally: { tsl } }).tally.tsl).toEqual(tsl);
     expect(withFile({ tally: { tsl } }, { SHOWCLOCK_TALLY_TSL_PORT: '8901', SHOWCLOCK_TALLY_TSL_INDICES: ' 2, 3 ' }).tally.tsl).toMatchObject({ port: 8901, indices: [2, 3] });
-    const fromEnv = loadConfig({ SHOWCLOCK_TALLY_TSL_PORT: '8900', SHOWCLOCK_TALLY_TSL_INDICES: '1' }, dir).tally;
+    const fromEnv = loadConfig({ SHOWCLOCK_TALLY_TSL_PORT: '8900', SHOWCLOCK_TALLY_TSL_INDICES: '1' }, configs.path()).tally;
     expect(fromEnv.tsl).toEqual({ port: 8900, host: '0.0.0.0', indices: [1], on: 'program' });
     expect(tallyConfigured(fromEnv)).toBe(true);
   });
@@ -77,19 +59,19 @@ describe('tally config', () => {
     const config = withFile({ tally: { obs } });
     expect(config.tally.obs).toEqual(obs);
     expect(tallyConfigured(config.tally)).toBe(true);
-    expect(loadConfig({ SHOWCLOCK_TALLY_OBS_URL: 'wss://obs.local:4455', SHOWCLOCK_TALLY_OBS_PASSWORD: 'x' }, dir).tally.obs).toEqual({ url: 'wss://obs.local:4455', password: 'x', on: 'stream' });
-    expect(() => loadConfig({ SHOWCLOCK_TALLY_OBS_URL: 'obs.local' }, dir)).toThrow('environment SHOWCLOCK_TALLY_OBS_URL: expected a WebSocket address such as ws://127.0.0.1:4455');
+    expect(loadConfig({ SHOWCLOCK_TALLY_OBS_URL: 'wss://obs.local:4455', SHOWCLOCK_TALLY_OBS_PASSWORD: 'x' }, configs.path()).tally.obs).toEqual({ url: 'wss://obs.local:4455', password: 'x', on: 'stream' });
+    expect(() => loadConfig({ SHOWCLOCK_TALLY_OBS_URL: 'obs.local' }, configs.path())).toThrow('environment SHOWCLOCK_TALLY_OBS_URL: expected a WebSocket address such as ws://127.0.0.1:4455');
   });
 
   it('names the variable when one is wrong', () => {
-    expect(() => loadConfig({ SHOWCLOCK_TALLY_TSL_PORT: 'tsl' }, dir)).toThrow('environment SHOWCLOCK_TALLY_TSL_PORT: expected a whole number, got "tsl"');
-    expect(() => loadConfig({ SHOWCLOCK_TALLY_TSL_PORT: '8900', SHOWCLOCK_TALLY_TSL_INDICES: 'one' }, dir)).toThrow(
+    expect(() => loadConfig({ SHOWCLOCK_TALLY_TSL_PORT: 'tsl' }, configs.path())).toThrow('environment SHOWCLOCK_TALLY_TSL_PORT: expected a whole number, got "tsl"');
+    expect(() => loadConfig({ SHOWCLOCK_TALLY_TSL_PORT: '8900', SHOWCLOCK_TALLY_TSL_INDICES: 'one' }, configs.path())).toThrow(
       'environment SHOWCLOCK_TALLY_TSL_INDICES: expected whole numbers separated by commas (1 or 1,2), got "one"',
     );
-    expect(() => loadConfig({ SHOWCLOCK_TALLY_TSL_PORT: '8900', SHOWCLOCK_TALLY_TSL_INDICES: '1,70000' }, dir)).toThrow(
+    expect(() => loadConfig({ SHOWCLOCK_TALLY_TSL_PORT: '8900', SHOWCLOCK_TALLY_TSL_INDICES: '1,70000' }, configs.path())).toThrow(
       'environment SHOWCLOCK_TALLY_TSL_INDICES: [1]: expected 0 to 65534',
     );
-    expect(() => loadConfig({ SHOWCLOCK_TALLY_TSL_PORT: '8900' }, dir)).toThrow('tally.tsl.indices: required with tally.tsl.port');
+    expect(() => loadConfig({ SHOWCLOCK_TALLY_TSL_PORT: '8900' }, configs.path())).toThrow('tally.tsl.indices: required with tally.tsl.port');
   });
 
   it("the install script's commented tally example is valid once uncommented", () => {
