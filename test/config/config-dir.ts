@@ -1,10 +1,12 @@
 // A temp directory per test for config files, and the two questions the config
 // tests ask of it: write this file, and what does loading say is wrong.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { ConfigError, loadConfig, type Config } from '../../src/config/config.js';
+import { runConfigCommand } from '../../src/cli/config-command.js';
 
 export interface ConfigDir {
   /** The directory of the current test. */
@@ -47,4 +49,41 @@ export function useConfigDir(prefix: string): ConfigDir {
     load: (content, env = {}) => loadConfig({ SHOWCLOCK_CONFIG: file(content), ...env }, dir),
     problem: (content, env = {}) => error({ SHOWCLOCK_CONFIG: file(content), ...env }),
   };
+}
+
+/**
+ * The install script's commented example of a config section (`// "osc": {` to its
+ * `// },`) with the `//` taken off: the object's text, `{ "osc": {...} }`, to load.
+ */
+export function installScriptExample(section: string): string {
+  const script = readFileSync(fileURLToPath(new URL('../../scripts/install.sh', import.meta.url)), 'utf8');
+  const start = script.indexOf(`// "${section}": {`);
+  const end = script.indexOf('// },', start) + '// },'.length;
+  expect(start, `install.sh has a commented "${section}" example`).toBeGreaterThan(0);
+  const block = script
+    .slice(start, end)
+    .split('\n')
+    .map((line) => line.replace(/^\s*\/\/ ?/, ''))
+    .join('\n')
+    .replace(/,\s*$/, '');
+  return `{ ${block} }`;
+}
+
+/** What `showclock config` prints for each list of arguments, one string per call. */
+export function configCommandOutput(config: Config, ...calls: (readonly string[])[]): string[] {
+  const written: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string) => {
+    written.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    return calls.map((args) => {
+      const before = written.length;
+      runConfigCommand(config, [...args]);
+      return written.slice(before).join('');
+    });
+  } finally {
+    process.stdout.write = write;
+  }
 }

@@ -1,12 +1,10 @@
 // The `mqtt` section of the config file and its environment variables: off by
 // default, every mistake named by its field, the password never printed.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { hostSlug, mqttConfigured } from '../../src/config/mqtt-config.js';
-import { ROOT } from '../e2e/service-process.js';
-import { useConfigDir } from '../config/config-dir.js';
+import { useConfigDir, installScriptExample, configCommandOutput } from '../config/config-dir.js';
 
 const configs = useConfigDir('showclock-mqtt-config-');
 const withFile = (content: unknown, env: NodeJS.ProcessEnv = {}) => configs.load(content, env);
@@ -51,36 +49,15 @@ describe('mqtt config', () => {
 
 describe('the install script', () => {
   it('has a commented mqtt example that is valid once uncommented', () => {
-    const script = readFileSync(path.join(ROOT, 'scripts/install.sh'), 'utf8');
-    const start = script.indexOf('// "mqtt": {');
-    const end = script.indexOf('// },', start) + '// },'.length;
-    expect(start).toBeGreaterThan(0);
-    const block = script
-      .slice(start, end)
-      .split('\n')
-      .map((line) => line.replace(/^\s*\/\/ ?/, ''))
-      .join('\n')
-      .replace(/,\s*$/, '');
-    expect(withFile(JSON.parse(`{ ${block} }`)).mqtt).toMatchObject({ url: 'mqtt://192.168.1.5:1883', username: 'showclock', password: '...', room: 'stage-a' });
+    const block = installScriptExample('mqtt');
+    expect(withFile(JSON.parse(block)).mqtt).toMatchObject({ url: 'mqtt://192.168.1.5:1883', username: 'showclock', password: '...', room: 'stage-a' });
   });
 });
 
 describe('showclock config', () => {
-  it('says the MQTT password is set and never prints it', async () => {
-    const { runConfigCommand } = await import('../../src/cli/config-command.js');
+  it('says the MQTT password is set and never prints it', () => {
     const config = withFile({ mqtt: { url: 'mqtt://127.0.0.1:1883', username: 'box', password: 'do-not-print-me' } });
-    const written: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stdout.write;
-    try {
-      runConfigCommand(config, []);
-      runConfigCommand(config, ['mqtt']);
-    } finally {
-      process.stdout.write = write;
-    }
+    const written = configCommandOutput(config, [], ['mqtt']);
     expect(written.join('')).not.toContain('do-not-print-me');
     expect(JSON.parse(written[1] ?? '')).toMatchObject({ url: 'mqtt://127.0.0.1:1883', username: 'box', password: '(set)' });
   });

@@ -1,12 +1,9 @@
 // The `osc` section of the config file and SHOWCLOCK_OSC_PORT: off by default,
 // every mistake named by its path, and the install script's commented example
 // valid once its // are removed.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { ROOT } from '../e2e/service-process.js';
-import { useConfigDir } from '../config/config-dir.js';
+import { useConfigDir, installScriptExample } from '../config/config-dir.js';
 
 const configs = useConfigDir('showclock-osc-config-');
 const withFile = (content: unknown, env: NodeJS.ProcessEnv = {}) => configs.load(content, env);
@@ -52,17 +49,8 @@ describe('osc config', () => {
   });
 
   it("the install script's commented osc example is valid once uncommented", () => {
-    const script = readFileSync(path.join(ROOT, 'scripts/install.sh'), 'utf8');
-    const start = script.indexOf('// "osc": {');
-    const end = script.indexOf('// },', start) + '// },'.length;
-    expect(start).toBeGreaterThan(0);
-    const block = script
-      .slice(start, end)
-      .split('\n')
-      .map((line) => line.replace(/^\s*\/\/ ?/, ''))
-      .join('\n')
-      .replace(/,\s*$/, '');
-    expect(withFile(`{ ${block} }`).osc).toEqual({
+    const block = installScriptExample('osc');
+    expect(withFile(block).osc).toEqual({
       port: 7350,
       host: '0.0.0.0',
       textPort: 7351,

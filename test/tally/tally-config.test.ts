@@ -1,13 +1,10 @@
 // The `tally` section of the config file and its environment variables: off by
 // default, every mistake named by its path, and the install script's commented
 // example valid once its // are removed.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { tallyConfigured } from '../../src/config/tally-config.js';
-import { ROOT } from '../e2e/service-process.js';
-import { useConfigDir } from '../config/config-dir.js';
+import { useConfigDir, installScriptExample, configCommandOutput } from '../config/config-dir.js';
 
 const configs = useConfigDir('showclock-tally-config-');
 const withFile = (content: unknown, env: NodeJS.ProcessEnv = {}) => configs.load(content, env);
@@ -75,36 +72,15 @@ describe('tally config', () => {
   });
 
   it("the install script's commented tally example is valid once uncommented", () => {
-    const script = readFileSync(path.join(ROOT, 'scripts/install.sh'), 'utf8');
-    const start = script.indexOf('// "tally": {');
-    const end = script.indexOf('// },', start) + '// },'.length;
-    expect(start).toBeGreaterThan(0);
-    const block = script
-      .slice(start, end)
-      .split('\n')
-      .map((line) => line.replace(/^\s*\/\/ ?/, ''))
-      .join('\n')
-      .replace(/,\s*$/, '');
-    expect(withFile(`{ ${block} }`).tally.tsl).toEqual({ port: 8900, host: '0.0.0.0', indices: [1], on: 'program' });
+    const block = installScriptExample('tally');
+    expect(withFile(block).tally.tsl).toEqual({ port: 8900, host: '0.0.0.0', indices: [1], on: 'program' });
   });
 });
 
 describe('showclock config', () => {
-  it('says the OBS password is set and never prints it', async () => {
-    const { runConfigCommand } = await import('../../src/cli/config-command.js');
+  it('says the OBS password is set and never prints it', () => {
     const config = withFile({ tally: { obs: { url: 'ws://127.0.0.1:4455', password: 'do-not-print-me' } } });
-    const written: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stdout.write;
-    try {
-      runConfigCommand(config, []);
-      runConfigCommand(config, ['tally']);
-    } finally {
-      process.stdout.write = write;
-    }
+    const written = configCommandOutput(config, [], ['tally']);
     expect(written.join('')).not.toContain('do-not-print-me');
     expect(JSON.parse(written[1] ?? '')).toMatchObject({ obs: { url: 'ws://127.0.0.1:4455', password: '(set)', on: 'stream' } });
   });
