@@ -165,6 +165,12 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
     const className = `screen tone-${tone}${danger ? ' tone-danger' : ''}${inverted ? ' inverted' : ''} hold-${hold}${lookClasses}${contentClasses}${extrasClass}`;
     if (screen.className !== className) screen.className = className;
   };
+  /** The screen's classes again after a look or the extras row changed: from the last face, or a neutral one before any. */
+  const reclass = (): void => {
+    const f = last;
+    if (f !== null) setTone(f.tone, f.danger, f.inverted, f.hold);
+    else screen.className = `screen tone-normal${lookClasses}${extrasClass}`;
+  };
   // Sizes depend on the window and on what shares the column with the time: fitted
   // again when either changes, not every second (same-length digits have one width).
   // The titles, the message and the question first: the time gets what they leave.
@@ -322,9 +328,7 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
       const cls = none ? '' : ' has-extras';
       if (cls !== extrasClass) {
         extrasClass = cls;
-        const f = last;
-        if (f !== null) setTone(f.tone, f.danger, f.inverted, f.hold);
-        else screen.className = `screen tone-normal${lookClasses}${extrasClass}`;
+        reclass();
         extrasShape = '';
       }
       const shape = `${a === null ? '-' : `${a.label.length}:${a.time.length}`} ${o === null ? '-' : o.text.length} ${extras.showEnd.length}`;
@@ -356,9 +360,7 @@ export function createScreen(host: ScreenHost = windowHost()): Screen {
         if (logo.getAttribute('src') !== logoUrl) logo.setAttribute('src', logoUrl);
         logo.hidden = false;
       }
-      const f = last;
-      if (f !== null) setTone(f.tone, f.danger, f.inverted, f.hold);
-      else screen.className = `screen tone-normal${lookClasses}${extrasClass}`;
+      reclass();
       refit();
     },
     setLink(up) {
