@@ -3,10 +3,11 @@
 // colours and a progress bar, ±10 s / ±1 min / ±5 min, blackout, ON AIR and
 // message clear. The other categories hold the rest of the actions,
 // "Questions" the moderator's keys for audience questions, "Schedule" where the
-// show stands against its plan, "Aux timer" the second timer, and "Alerts" the
-// screen flash and the chime test. Timer keys name timers by position, since a
-// preset cannot know a room's ids (the timer dropdown is there once on a key). Variables in
-// key text carry the connection's label, so presets are remade when it changes.
+// show stands against its plan, "Aux timer" the second timer, "Tally" what the
+// vision mixer or OBS says, and "Alerts" the screen flash and the chime test.
+// Timer keys name timers by position, since a preset cannot know a room's ids
+// (the timer dropdown is there once on a key). Variables in key text carry the
+// connection's label, so presets are remade when it changes.
 import type { CompanionButtonPresetDefinition, CompanionPresetDefinitions, CompanionPresetFeedback, CompanionOptionValues } from '@companion-module/base';
 import { COLOURS, type FeedbackId } from './feedbacks.js';
 
@@ -137,6 +138,11 @@ export function presetDefinitions(label: string): CompanionPresetDefinitions {
   presets.schedule_offset_text = button(schedule, 'Behind / ahead in words', `$(${label}:offset_text)`, null, {}, behindAhead, '14');
   presets.schedule_next_start = button(schedule, 'Next planned start', `NEXT AT\n$(${label}:next_start)`, null, {}, [], '14');
   presets.show_reset = button(schedule, 'Reset the show (new run)', 'RESET\nSHOW', 'show_reset', {}, [], '14');
+
+  // What the vision mixer or OBS says, beside the ON AIR switch a press can override: red while the tally is on.
+  const tally = 'Tally';
+  presets.tally = button(tally, 'Tally (vision mixer/OBS)', `TALLY\n$(${label}:tally)`, null, {}, [lit('tally', COLOURS.red, COLOURS.white)], '14');
+  presets.tally_onair = button(tally, 'ON AIR with the tally', `ON AIR\ntally $(${label}:tally)`, 'onair', { mode: 'toggle' }, [lit('onair', COLOURS.red, COLOURS.white)], '14');
 
   const alerts = 'Alerts';
   presets.flash = button(alerts, 'Flash the screens (3 times)', 'FLASH', 'flash', { count: 3 });

@@ -5,6 +5,7 @@
 import type { Snapshot } from '../domain/snapshot.js';
 import type { MessageColor } from '../domain/types.js';
 import { questionsOf } from './room-questions.js';
+import { tallyOf } from './room-tally.js';
 import type { RoomView } from './room-view.js';
 
 export interface RoomFlags {
@@ -19,6 +20,8 @@ export interface RoomFlags {
   readonly stopped: boolean;
   readonly blackout: boolean;
   readonly onAir: boolean;
+  /** The tally (vision mixer, OBS) says on air; off on a box without tally. ON AIR may differ: a press overrides the tally until its next change. */
+  readonly tally: boolean;
   /** An audience question is on the screens (shown by the moderator). */
   readonly questionShown: boolean;
   /** At least one audience question is new: not yet looked at. */
@@ -41,6 +44,7 @@ export function flagsOf(state: Snapshot | null, view: RoomView | null, connected
       stopped: false,
       blackout: false,
       onAir: false,
+      tally: false,
       questionShown: false,
       questionsWaiting: false,
       auxRunning: false,
@@ -58,6 +62,7 @@ export function flagsOf(state: Snapshot | null, view: RoomView | null, connected
     stopped: view.phase === 'stopped',
     blackout: state.blackout,
     onAir: state.onAir,
+    tally: tallyOf(state).word === 'on',
     questionShown: questions.shown !== null,
     questionsWaiting: questions.newCount > 0,
     auxRunning: view.aux.running,

@@ -8,6 +8,7 @@ import type { Snapshot } from '../domain/snapshot.js';
 import { formatSeconds } from '../client/face.js';
 import { connectionWord, type LinkState } from './link-state.js';
 import { questionsOf } from './room-questions.js';
+import { tallyOf } from './room-tally.js';
 import { activePosition, type RoomView } from './room-view.js';
 
 export const VARIABLES = [
@@ -40,6 +41,8 @@ export const VARIABLES = [
   { variableId: 'question_name', name: 'Audience question on the screens: the name as the screens show it (empty when none or not shown)' },
   { variableId: 'blackout', name: 'Blackout (true/false)' },
   { variableId: 'onair', name: 'ON AIR (true/false)' },
+  { variableId: 'tally', name: 'Tally from the vision mixer/OBS: on, off, or none (no tally on this box, none heard since it started, or an older box)' },
+  { variableId: 'tally_sources', name: 'Tally: the sources that decide it (tsl, obs): while on, those saying on; while off, all heard (empty with none)' },
   { variableId: 'zero_behavior', name: 'At zero: continue, stop or hide' },
   { variableId: 'auto_advance', name: 'Auto-advance (true/false)' },
   { variableId: 'offset', name: 'Schedule: how far behind (+) or ahead (-) the show runs, signed (+4:20, -1:05, 0:00; empty without a plan)' },
@@ -69,6 +72,7 @@ export function variableValues(state: Snapshot | null, view: RoomView | null, li
   const position = activePosition(state);
   const next = position > 0 ? state.timers[position] : undefined;
   const questions = questionsOf(state);
+  const tally = tallyOf(state);
   return {
     remaining: view.remaining,
     remaining_signed: view.remainingSigned,
@@ -99,6 +103,8 @@ export function variableValues(state: Snapshot | null, view: RoomView | null, li
     question_name: questions.shown?.name ?? '',
     blackout: state.blackout,
     onair: state.onAir,
+    tally: tally.word,
+    tally_sources: tally.sources.join(', '),
     zero_behavior: state.zeroBehavior,
     auto_advance: state.settings.autoAdvance,
     offset: view.schedule.offsetSigned,

@@ -119,10 +119,16 @@ export function resolveMqttConfig(env: NodeJS.ProcessEnv, file: MqttFile | undef
   }
   if (caFile !== undefined) {
     if (url === undefined || !url.startsWith('mqtts:')) throw new MqttConfigProblem('mqtt.caFile: only for an mqtts:// broker (TLS); mqtt.url is not one');
+    let text: string;
     try {
-      readFileSync(caFile, 'utf8');
+      text = readFileSync(caFile, 'utf8');
     } catch (error) {
       throw new MqttConfigProblem(`mqtt.caFile: ${caFile} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+    // Node takes a file without a PEM certificate silently and then trusts nothing: every
+    // connection would fail as "not trusted", far from the cause. Said here, at the start.
+    if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+      throw new MqttConfigProblem(`mqtt.caFile: ${caFile} holds no certificate in PEM form (-----BEGIN CERTIFICATE-----); give the CA's certificate, not its key or a DER file (openssl x509 -inform der -in ca.der -out ca.pem)`);
     }
   }
   return config;

@@ -19,6 +19,15 @@ import type { Snapshot } from '../domain/snapshot.js';
 import { LineThrottle } from '../log/line-throttle.js';
 import type { Logger } from '../log/logger.js';
 import { discoveryConfigs, nextPhaseChangeAt, stateTopics } from './mqtt-topics.js';
+// The service's version for Home Assistant's device (sw_version). Read from package.json at
+// build time (esbuild inlines the JSON into dist/showclock-mqtt.cjs; vitest and tsx read the
+// file), so it cannot drift from the release. Imported here, not from a module in src/app:
+// this side file may hold only the few modules of src that scripts/build.mjs lists (it
+// checks), and package.json is not in src.
+import packageJson from '../../package.json' with { type: 'json' };
+
+/** The version of the service this adapter was built with (package.json "version"). */
+export const SERVICE_VERSION: string = packageJson.version;
 
 /** Refusals logged per command name a minute; the rest counted in one line (as OSC's bad input). */
 export const REFUSED_WINDOW_MS = 60_000;
@@ -37,7 +46,7 @@ export interface MqttDeps {
   readonly command: MqttCommandHandler;
   readonly monoMs: () => number;
   readonly logger: Logger;
-  /** sw_version of the Home Assistant device. */
+  /** sw_version of the Home Assistant device; the service's own version (SERVICE_VERSION) unless a test says otherwise. */
   readonly version?: string;
   readonly scheduler?: Scheduler;
   /** For tests: the first and the longest wait between connection attempts. */
@@ -50,6 +59,49 @@ export interface MqttAdapter {
   readonly connected: boolean;
   /** Publishes `offline` (retained), then disconnects; resolves within a second whatever the broker does. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** Node's codes for a certificate chain that does not end at a CA this box trusts. */
+const UNTRUSTED_CODES: ReadonlySet<string> = new Set([
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/**
+ * Why the broker could not be had, in words that say what to change. TLS is where
+ * a venue gets it wrong (a private CA the box does not know, a certificate made for
+ * another name), and Node's own words ("unable to get local issuer certificate")
+ * name neither the cause nor the setting; other problems keep Node's or MQTT.js's words.
+ */
+export function brokerProblem(error: Error, config: Pick<MqttConfig, 'caFile' | 'url'>, duringConnect: boolean): string {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  // A plain listener (Mosquitto's 1883) drops a TLS hello at once: reset before any answer.
+  if (duringConnect && code === 'ECONNRESET' && config.url?.startsWith('mqtts:') === true) {
+    return `the broker closed the connection during the TLS handshake (${error.message}): is the port in mqtt.url the broker's TLS port (usually 8883), not its plain one (1883)? A broker that wants client certificates does the same`;
+  }
+  if (UNTRUSTED_CODES.has(code)) {
+    return config.caFile === undefined
+      ? `the broker's TLS certificate is not trusted (${error.message}): it is not signed by a CA the system trusts; set mqtt.caFile (SHOWCLOCK_MQTT_CA_FILE) to the PEM file of the CA that signed it`
+      : `the broker's TLS certificate is not trusted (${error.message}): it is not signed by the CA in mqtt.caFile (${config.caFile}); give mqtt.caFile the CA that signed the broker's certificate`;
+  }
+  switch (code) {
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `the broker's TLS certificate is for another host name (${error.message}): write the broker in mqtt.url by a name or address its certificate lists, or give the broker a certificate for this one`;
+    case 'CERT_HAS_EXPIRED':
+      return `the broker's TLS certificate has expired (${error.message}): renew it on the broker, and check this box's clock`;
+    case 'CERT_NOT_YET_VALID':
+      return `the broker's TLS certificate is not valid yet (${error.message}): check this box's clock (timedatectl)`;
+    case 'EPROTO':
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      return `TLS failed (${error.message}): is the port in mqtt.url the broker's TLS port (usually 8883), not its plain one (1883)?`;
+    default:
+      return error.message;
+  }
 }
 
 export function startMqtt(deps: MqttDeps): MqttAdapter {
@@ -123,11 +175,14 @@ class MqttLink implements MqttAdapter {
   }
 
   #lastProblem = '';
+  /** Between the broker's CONNACK and the connection's close: an error outside it came while connecting. */
+  #up = false;
   #noteProblem(error: Error): void {
-    this.#lastProblem = error.message;
+    this.#lastProblem = brokerProblem(error, this.#deps.config, !this.#up);
   }
 
   #onConnect(): void {
+    this.#up = true;
     this.#retryMs = this.#firstRetryMs;
     if (this.#outageSince !== null) {
       this.#logger.info({ downMs: Math.round(this.#deps.monoMs() - this.#outageSince) }, 'MQTT: connected to the broker again');
@@ -143,8 +198,8 @@ class MqttLink implements MqttAdapter {
     });
     client.publish(`${this.#root}/availability`, 'online', { qos: 1, retain: true });
     if (this.#deps.config.discovery) {
-      const version = this.#deps.version;
-      for (const [topic, config] of discoveryConfigs({ ...this.#deps.config, ...(version === undefined ? {} : { version }) })) {
+      const version = this.#deps.version ?? SERVICE_VERSION;
+      for (const [topic, config] of discoveryConfigs({ ...this.#deps.config, version })) {
         client.publish(topic, JSON.stringify(config), { qos: 1, retain: true });
       }
     }
@@ -152,6 +207,7 @@ class MqttLink implements MqttAdapter {
   }
 
   #onClose(): void {
+    this.#up = false;
     if (this.#closed) return;
     if (this.#outageSince === null) {
       this.#outageSince = this.#deps.monoMs();
@@ -159,8 +215,8 @@ class MqttLink implements MqttAdapter {
       this.#logger.warn(
         { url: this.#deps.config.url, reason },
         this.#everConnected
-          ? `MQTT: lost the broker (${reason}); trying again every ${this.#firstRetryMs / 1000} s to ${this.#maxRetryMs / 1000} s; the timer runs on`
-          : `MQTT: cannot reach the broker (${reason}); trying again in the background; the timer runs on`,
+          ? `MQTT: lost the broker: ${reason}. Trying again every ${this.#firstRetryMs / 1000} s to ${this.#maxRetryMs / 1000} s; the timer runs on`
+          : `MQTT: cannot reach the broker: ${reason}. Trying again in the background; the timer runs on`,
       );
     }
     this.#scheduleRetry();

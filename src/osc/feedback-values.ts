@@ -17,6 +17,8 @@ export interface FeedbackValues {
   readonly phase: Phase;
   readonly running: boolean;
   readonly onAir: boolean;
+  /** The tally (vision mixer, OBS) says on air; false while no source has reported. ON AIR can differ: a press overrides the tally until its next change. */
+  readonly tally: boolean;
   readonly blackout: boolean;
   readonly label: string;
   readonly speaker: string;
@@ -68,6 +70,7 @@ export function feedbackAt(snapshot: Snapshot): FeedbackAt {
       phase: phaseOf(face.tone),
       running: snapshot.running,
       onAir: snapshot.onAir,
+      tally: snapshot.tally?.on === true,
       blackout: snapshot.blackout,
       label: snapshot.activeLabel,
       speaker: snapshot.activeSpeaker,
@@ -96,6 +99,7 @@ export function feedbackMessages(values: FeedbackValues): readonly (readonly [ad
     [`${FEEDBACK_PREFIX}phase`, values.phase],
     [`${FEEDBACK_PREFIX}running`, flag(values.running)],
     [`${FEEDBACK_PREFIX}onair`, flag(values.onAir)],
+    [`${FEEDBACK_PREFIX}tally`, flag(values.tally)],
     [`${FEEDBACK_PREFIX}blackout`, flag(values.blackout)],
     [`${FEEDBACK_PREFIX}label`, values.label],
     [`${FEEDBACK_PREFIX}speaker`, values.speaker],

@@ -36,7 +36,7 @@ export interface DatagramOut {
 export const RELOOKUP_MS = 60_000;
 /** After a failed lookup, the next try waits this long. */
 export const LOOKUP_RETRY_MS = 10_000;
-/** Datagrams waiting for one target beyond which its updates are skipped (about ten updates of twenty messages). */
+/** Datagrams waiting for one target beyond which its updates are skipped (about ten updates of twenty-one messages). */
 export const MAX_IN_FLIGHT = 200;
 /** A problem with one target is logged at most this often. */
 const WARN_EVERY_MS = 60_000;

@@ -3,7 +3,7 @@
 // the snapshot, MONO its monotonic clock.
 import { createRoom, newTimer } from '../../src/domain/room.js';
 import { toSnapshot, type Snapshot } from '../../src/domain/snapshot.js';
-import type { Actual, Appearance, AuxAppearance, Message, Question, QuestionState, Room, ZeroBehavior } from '../../src/domain/types.js';
+import type { Actual, Appearance, AuxAppearance, Message, Question, QuestionState, Room, TallyReports, ZeroBehavior } from '../../src/domain/types.js';
 
 export const WALL = Date.UTC(2025, 5, 1, 9, 0, 0);
 const MONO = 50_000;
@@ -33,6 +33,8 @@ export interface SnapshotOptions {
   readonly actuals?: readonly Actual[];
   /** The second timer; paused at its default (5:00) otherwise. */
   readonly aux?: AuxOptions;
+  /** What the tally sources last said; none heard by default (the snapshot's `tally` is null). */
+  readonly tally?: TallyReports;
 }
 
 export interface AuxOptions {
@@ -84,6 +86,7 @@ export function snapshot(opts: SnapshotOptions = {}): Snapshot {
     questions: opts.questions ?? [],
     actuals: opts.actuals ?? [],
     aux: auxOf(base.aux, opts.aux),
+    tally: opts.tally ?? base.tally,
   };
   return toSnapshot(room, MONO, WALL);
 }

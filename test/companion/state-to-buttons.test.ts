@@ -48,6 +48,9 @@ describe('variables', () => {
       question_name: '',
       blackout: false,
       onair: true,
+      // No tally source heard: the box has none, which is not the same as a tally that says off.
+      tally: 'none',
+      tally_sources: '',
       zero_behavior: 'stop',
       auto_advance: false,
       // No planned start and nothing run yet: no plan to be on time against; the show ends when its timers do.

@@ -49,9 +49,14 @@ export class Mosquitto {
     this.#extra = extra;
   }
 
-  /** `passwords`: user name to password; the broker then refuses anonymous clients. */
-  static async start(opts: { passwords?: Record<string, string> } = {}): Promise<Mosquitto> {
-    const broker = new Mosquitto(await freePort(), '');
+  /**
+   * `passwords`: user name to password; the broker then refuses anonymous clients.
+   * `listeners`: more of the config file after the plain listener (TLS listeners), each
+   * of whose `ports` is waited for as the plain one is.
+   */
+  static async start(opts: { passwords?: Record<string, string>; listeners?: { config: string; ports: readonly number[] } } = {}): Promise<Mosquitto> {
+    const broker = new Mosquitto(await freePort(), opts.listeners?.config ?? '');
+    broker.#alsoPorts = opts.listeners?.ports ?? [];
     if (opts.passwords !== undefined) {
       const file = path.join(broker.dir, 'passwords');
       writeFileSync(file, '');
@@ -65,6 +70,7 @@ export class Mosquitto {
   }
 
   #passwordFile: string | null = null;
+  #alsoPorts: readonly number[] = [];
 
   async run(): Promise<void> {
     const conf = path.join(this.dir, 'mosquitto.conf');
@@ -76,7 +82,7 @@ export class Mosquitto {
     child.stdout?.on('data', (chunk: Buffer) => void this.log.push(chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => void this.log.push(chunk.toString()));
     this.#process = child;
-    await accepting(this.port, 10_000);
+    for (const port of [this.port, ...this.#alsoPorts]) await accepting(port, 10_000);
   }
 
   /** SIGKILL: no goodbye to anyone; retained messages are gone (persistence off). */
@@ -123,8 +129,10 @@ const auth = (opts: { user?: string; password?: string }): string[] =>
   opts.user === undefined ? [] : ['-u', opts.user, ...(opts.password === undefined ? [] : ['-P', opts.password])];
 
 /** The retained messages under a filter, as `mosquitto_sub` sees them on connecting (`count` of them, or what came within `waitS`). */
-export async function retained(port: number, filter: string, opts: { count?: number; waitS?: number; user?: string; password?: string } = {}): Promise<Received[]> {
+/** `cafile`: over TLS, trusting that CA (mosquitto_sub's --cafile). */
+export async function retained(port: number, filter: string, opts: { count?: number; waitS?: number; user?: string; password?: string; cafile?: string } = {}): Promise<Received[]> {
   const args = ['-h', '127.0.0.1', '-p', String(port), '-t', filter, '-F', '%t\t%p', '--retained-only', '-W', String(opts.waitS ?? 2), ...auth(opts)];
+  if (opts.cafile !== undefined) args.push('--cafile', opts.cafile);
   if (opts.count !== undefined) args.push('-C', String(opts.count));
   const { stdout } = await run('mosquitto_sub', args);
   return parseLines(stdout);

@@ -2,7 +2,8 @@
 // built as scripts/build.mjs builds them (into a temporary directory, not dist/),
 // started as a child process with SHOWCLOCK_MQTT_URL pointing at a real Mosquitto.
 // The client is in dist/showclock-mqtt.cjs, not in the bundle every box keeps in
-// memory; mosquitto_pub starts the timer; the process killed (SIGKILL) leaves
+// memory; its Home Assistant device carries the service's version (package.json,
+// built in); mosquitto_pub starts the timer; the process killed (SIGKILL) leaves
 // `offline` by the last will; a stop (SIGTERM) publishes `offline` itself.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,9 @@ describe('MQTT in the built service', () => {
       const running = service;
       await running.waitForLog((line) => line.msg === 'MQTT: connected to the broker');
       await waitFor('online', () => availability.messages.find((m) => m.payload === 'online'));
+      const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+      const [discovery] = await retained(broker.port, 'homeassistant/switch/showclock_bundle_room/on_air/config', { count: 1, waitS: 5 });
+      expect((JSON.parse(discovery?.payload ?? '{}') as { device?: unknown }).device).toMatchObject({ identifiers: ['showclock_bundle_room'], sw_version: packageVersion });
       await publish(broker.port, `${ROOT}/set/start`, 'PRESS');
       await waitFor('running over HTTP', async () => {
         const state = ((await (await fetch(`${running.api}/state`)).json()) as { state: { running: boolean } }).state;

@@ -1,5 +1,6 @@
 // The `mqtt` section of the config file and its environment variables: off by
 // default, every mistake named by its field, the password never printed.
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
@@ -42,6 +43,9 @@ describe('mqtt config', () => {
     expect(problemOf({ mqtt: { url: 'mqtt://x', password: 'pw' } })).toContain('mqtt.password: given without mqtt.username');
     expect(problemOf({ mqtt: { url: 'mqtt://x', caFile: '/etc/ca.pem' } })).toContain('mqtt.caFile: only for an mqtts:// broker');
     expect(problemOf({ mqtt: { url: 'mqtts://x', caFile: path.join(configs.path(), 'missing.pem') } })).toContain('mqtt.caFile:');
+    const notPem = path.join(configs.path(), 'ca.key');
+    writeFileSync(notPem, '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMG\n-----END PRIVATE KEY-----\n');
+    expect(problemOf({ mqtt: { url: 'mqtts://x', caFile: notPem } })).toContain(`mqtt.caFile: ${notPem} holds no certificate in PEM form`);
     expect(problemOf({}, { SHOWCLOCK_MQTT_URL: 'tcp://x' })).toContain('environment SHOWCLOCK_MQTT_URL: expected mqtt:// or mqtts://');
     expect(problemOf({}, { SHOWCLOCK_MQTT_ROOM: 'a+b' })).toContain('environment SHOWCLOCK_MQTT_ROOM:');
   });

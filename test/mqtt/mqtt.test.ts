@@ -18,6 +18,8 @@ const ROOM = 'stage-a';
 const ROOT = `showclock/${ROOM}`;
 const NODE = 'showclock_stage_a';
 const FIGURES = 'test-artifacts/mqtt-figures.json';
+/** package.json's version, read as a file: the adapter must carry the same, which nothing passes it. */
+const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const CONFIG: MqttConfig = {
   url: undefined,
@@ -53,7 +55,6 @@ async function rig(opts: { config?: Partial<MqttConfig>; passwords?: Record<stri
     command: mqttCommandHandler({ service: t.service, limiter: new FixedWindowLimiter({ limit: 100, nowMs: () => performance.now() }) }),
     monoMs: () => performance.now(),
     logger,
-    version: '0.1.0',
   });
   const made: Rig = {
     t,
@@ -140,7 +141,7 @@ describe('MQTT with a real Mosquitto', () => {
     const configs = [...discovery.entries()].map(([topic, payload]) => ({ topic, config: JSON.parse(payload) as Record<string, unknown> }));
     const ids = new Set<string>();
     for (const { config } of configs) {
-      expect(config.device).toEqual({ identifiers: [NODE], name: `Showclock ${ROOM}`, manufacturer: 'Showclock', model: 'Showclock countdown timer', sw_version: '0.1.0' });
+      expect(config.device).toEqual({ identifiers: [NODE], name: `Showclock ${ROOM}`, manufacturer: 'Showclock', model: 'Showclock countdown timer', sw_version: PACKAGE_VERSION });
       expect(config.availability_topic).toBe(`${ROOT}/availability`);
       ids.add(config.unique_id as string);
     }

@@ -50,7 +50,7 @@ async function advance(t: TestApp, ms: number, stepMs = 250): Promise<void> {
 }
 
 describe('what is sent', () => {
-  it('the full state at start, twenty messages in a fixed order, with the types surfaces read', async () => {
+  it('the full state at start, twenty-one messages in a fixed order, with the types surfaces read', async () => {
     const { out } = setup();
     await flush();
     expect(out.sent.map((s) => s.address)).toEqual(
@@ -60,6 +60,7 @@ describe('what is sent', () => {
         'phase',
         'running',
         'onair',
+        'tally',
         'blackout',
         'label',
         'speaker',
@@ -85,6 +86,8 @@ describe('what is sent', () => {
         phase: 'warning',
         running: 0,
         onair: 0,
+        // No tally source has reported (none configured here): 0, as for a tally that says off.
+        tally: 0,
         blackout: 0,
         label: 'Timer 1',
         speaker: '',
@@ -103,6 +106,32 @@ describe('what is sent', () => {
         aux_label: 'Aux',
       },
     ]);
+  });
+
+  it('/tally follows the tally sources, beside /onair, which a press overrides until the tally next changes', async () => {
+    const { t, out } = setup();
+    await flush();
+    const last = () => out.updates().at(-1);
+    t.service.dispatch({ type: 'tally.set', source: 'tsl', on: true }, 'tally');
+    await flush();
+    expect(last()).toMatchObject({ tally: 1, onair: 1 });
+    // A press turns ON AIR off; the tally still says on air.
+    t.service.dispatch({ type: 'onair.set', on: false }, 'osc');
+    await flush();
+    expect(last()).toMatchObject({ tally: 1, onair: 0 });
+    // OBS says off: TSL still on, so the combined tally has not changed.
+    t.service.dispatch({ type: 'tally.set', source: 'obs', on: false }, 'tally');
+    await flush();
+    expect(last()).toMatchObject({ tally: 1, onair: 0 });
+    t.service.dispatch({ type: 'tally.set', source: 'tsl', on: false }, 'tally');
+    await flush();
+    expect(last()).toMatchObject({ tally: 0, onair: 0 });
+    // A repeat of the same report changes nothing, so nothing is sent.
+    const count = out.updates().length;
+    t.service.dispatch({ type: 'tally.set', source: 'tsl', on: false }, 'tally');
+    await flush();
+    expect(out.updates()).toHaveLength(count);
+    expect(out.sent.filter((s) => s.address === '/showclock/state/tally').map((s) => s.value)).toEqual([0, 1, 1, 1, 0]);
   });
 
   it('every change sends it all; a burst of changes in one turn is sent once, as its final state', async () => {
