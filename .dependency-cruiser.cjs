@@ -4,11 +4,12 @@
 // had before issue 28 went through an `import type`.
 //
 // Layers (lower to higher, each importing only downward): domain, client, schema,
-// commands, app, log, config, keys, store, systemd, push, web. Adapters, the ways
-// in and out: api, pages, osc, gpio, tally, mqtt, companion, cli. src/http is the composition
+// commands, app, log, config, keys, store, systemd, push, web, venue (the venue's other rooms, watched
+// for the overview). Adapters, the ways
+// in and out: api, pages, osc, gpio, tally, mqtt, mdns, companion, cli. src/http is the composition
 // of the HTTP side (the one hono app mounting api and pages); main.ts wires it all.
-const ADAPTERS = 'api|pages|osc|gpio|tally|mqtt|companion|cli';
-const LAYERS = 'domain|client|schema|commands|app|log|config|keys|store|systemd|push|web';
+const ADAPTERS = 'api|pages|osc|gpio|tally|mqtt|mdns|companion|cli';
+const LAYERS = 'domain|client|schema|commands|app|log|config|keys|store|systemd|push|web|venue';
 /** The HTTP adapter: its composition, the API, the shared hono plumbing, the pages' server side (src/pages/*.ts). */
 const HTTP_SIDE = ['^src/(http|api|web)/', '^src/pages/[^/]+\\.ts$'];
 const HONO = '(^|/)node_modules/(hono|@hono/[^/]+)/';

@@ -18,5 +18,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     maxWorkers: 2,
+    // Boxes the tests start never advertise themselves over mDNS on the machine's network (tests talk to
+    // loopback and to network namespaces they make); the mDNS tests turn it on inside their namespaces.
+    env: { SHOWCLOCK_VENUE_ADVERTISE: 'false' },
   },
 });

@@ -8,7 +8,9 @@
 //   showclock-qr.cjs     its QR code drawing: beside the bundle, not in it (BUNDLE_STAND_INS)
 //   showclock-tally.cjs  tally in (TSL UMD, OBS): beside the bundle, loaded where configured
 //   showclock-mqtt.cjs   MQTT (MQTT.js): beside the bundle, loaded where configured
-//   pages/               the browser bundles of the display and the console
+//   showclock-mdns.cjs   mDNS (ciao, multicast-dns): beside the bundle, loaded where venue.advertise is on
+//   pages/               the browser bundles of the display, the console and the venue
+//                        overview (every src/pages/<name>/main.ts: src/pages/venue/ is found as they are)
 // onoff stays external: it loads a native addon built on the Pi at install.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -32,7 +34,10 @@ const QR_CHUNK = { entry: 'src/pages/qr-svg.ts', file: 'showclock-qr.cjs', alsoF
 const TALLY_CHUNK = { entry: 'src/tally/tally-adapter.ts', file: 'showclock-tally.cjs', alsoFromSrc: /^src\/(tally\/|log\/line-throttle\.ts$|app\/clock\.ts$)/ };
 // mqtt-commands.ts (the shared vocabulary) stays in the bundle: main.ts hands it to the adapter.
 const MQTT_CHUNK = { entry: 'src/mqtt/mqtt-adapter.ts', file: 'showclock-mqtt.cjs', alsoFromSrc: /^src\/(mqtt\/mqtt-topics\.ts$|log\/line-throttle\.ts$|app\/clock\.ts$)/ };
-const CHUNKS = [QR_CHUNK, TALLY_CHUNK, MQTT_CHUNK];
+// ciao's index registers source-map-support at load (for its own stack traces), which would
+// replace Error.prepareStackTrace for the whole service: the chunk takes an empty module instead.
+const MDNS_CHUNK = { entry: 'src/mdns/mdns-adapter.ts', file: 'showclock-mdns.cjs', alsoFromSrc: /^src\/mdns\//, emptyModules: /^source-map-support\/register$/ };
+const CHUNKS = [QR_CHUNK, TALLY_CHUNK, MQTT_CHUNK, MDNS_CHUNK];
 const OPENAPI_FILE = 'openapi.json';
 /** Their names in dist/, for whoever checks that a build is whole (scripts/start.mjs). */
 export const BESIDE_BUNDLE = [OPENAPI_FILE, ...CHUNKS.map((chunk) => chunk.file)];
@@ -49,13 +54,16 @@ export const BESIDE_BUNDLE = [OPENAPI_FILE, ...CHUNKS.map((chunk) => chunk.file)
  *   tally-adapter.ts dist/showclock-tally.cjs (src/tally with obs-websocket-js and ws, about
  *                    80 KB), loaded at start only on a box with tally configured;
  *   mqtt-adapter.ts  dist/showclock-mqtt.cjs (the adapter with the mqtt package), loaded at
- *                    start only on a box with mqtt.url configured.
+ *                    start only on a box with mqtt.url configured;
+ *   mdns-adapter.ts  dist/showclock-mdns.cjs (src/mdns with @homebridge/ciao and multicast-dns),
+ *                    loaded after the start only on a box with venue.advertise on.
  */
 const BUNDLE_STAND_INS = new Map([
   ['src/api/openapi-text.ts', 'src/api/openapi-text.bundle.ts'],
   [QR_CHUNK.entry, 'src/pages/qr-svg.bundle.ts'],
   [TALLY_CHUNK.entry, 'src/tally/tally-adapter.bundle.ts'],
   [MQTT_CHUNK.entry, 'src/mqtt/mqtt-adapter.bundle.ts'],
+  [MDNS_CHUNK.entry, 'src/mdns/mdns-adapter.bundle.ts'],
 ]);
 
 // pino's transports (worker threads, thread-stream) and its SonicBoom destination are what
@@ -88,6 +96,17 @@ function standInsPlugin(sourceRoot) {
           : undefined,
       );
       b.onLoad({ filter: /.*/, namespace: 'pino-stand-in' }, (args) => ({ contents: PINO_STAND_INS.get(args.path), loader: 'js' }));
+    },
+  };
+}
+
+/** Packages a chunk takes as empty modules: code they would run at load that the service does not want. */
+function emptyModulesPlugin(filter) {
+  return {
+    name: 'showclock-empty-modules',
+    setup(b) {
+      b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'showclock-empty' }));
+      b.onLoad({ filter: /.*/, namespace: 'showclock-empty' }, () => ({ contents: '', loader: 'js' }));
     },
   };
 }
@@ -129,6 +148,7 @@ export async function writeBundleSideFiles(dir, { sourceRoot = root, minify = tr
       entryPoints: [path.join(sourceRoot, chunk.entry)],
       outfile: path.join(dir, chunk.file),
       metafile: true,
+      plugins: chunk.emptyModules === undefined ? [] : [emptyModulesPlugin(chunk.emptyModules)],
     });
     const fromSrc = Object.keys(metafile.inputs).filter((input) => input.startsWith('src/') && input !== chunk.entry && !chunk.alsoFromSrc.test(input));
     if (fromSrc.length > 0) throw new Error(`${chunk.file} must hold only ${chunk.entry} of src (and ${chunk.alsoFromSrc}), not ${fromSrc.join(', ')}`);

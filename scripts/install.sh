@@ -215,6 +215,16 @@ write_default_config() {
   //   "url": "mqtt://192.168.1.5:1883", "username": "showclock", "password": "...", "room": "stage-a"
   // },
 
+  // The venue (README, "Venue"): this room's name on the network (the box is found
+  // over mDNS as _showclock._tcp; "advertise": false turns that off), and a venue
+  // key shared by all the venue's boxes (openssl rand -hex 16), which opens the
+  // overview of every room at /venue/<venue key>. "rooms": viewer links of boxes
+  // mDNS does not reach (another subnet).
+  // "venue": {
+  //   "name": "Main hall", "key": "0123456789abcdef0123456789abcdef",
+  //   "rooms": [ "http://192.168.2.10:8080/view/PASTE-ITS-VIEWER-LINK-KEY" ]
+  // },
+
   // Lamps and buttons on the 40-pin header, by BCM number: the GPIO numbers of
   // a pinout diagram, not the physical pin numbers. Buttons go from the pin to
   // GND; turn their pull-ups on in /boot/firmware/config.txt, for example:

@@ -27,6 +27,12 @@ import { StorageWatch } from './store/storage-watch.js';
 import { removeServing, writeServing } from './store/serving-file.js';
 import { notifyReady } from './systemd/notify-ready.js';
 import { startWatchdog } from './systemd/watchdog.js';
+import type { VenueWatch } from './venue/venue-overview.js';
+import { venueTag } from './config/venue-config.js';
+import type { ApiVersion } from './commands/operations.js';
+
+/** Every API version the box serves, oldest first (TXT `versions=`, `api=` the last); a Record so a new ApiVersion must be added here. */
+const SERVED_API_VERSIONS: readonly ApiVersion[] = Object.keys({ v0: true, v1: true } satisfies Record<ApiVersion, true>) as ApiVersion[];
 
 /** After the store is flushed, how long answers still being sent get before their connections are cut. */
 const ANSWER_DRAIN_MS = 1_000;
@@ -55,6 +61,11 @@ function announce(config: Config, keys: RoomKeys, port: number, logger: Logger):
   }
 }
 
+/** 127.0.0.0/8, ::1, localhost: an address no other machine reaches. */
+function isLoopbackHost(host: string): boolean {
+  return /^127\./.test(host) || host === '::1' || host === '[::1]' || host.toLowerCase() === 'localhost';
+}
+
 function fixedKeys(config: Config): FixedKeys {
   return { apiKey: config.apiKey, viewerKey: config.viewerKey, audienceKey: config.audienceKey };
 }
@@ -76,7 +87,9 @@ function listenFailure(error: unknown, config: Config): string {
 async function serveRoom(): Promise<void> {
   const config = readConfig();
   let keys: RoomKeys = { apiKey: '', viewerKey: '', audienceKey: '' };
-  const logger = createLogger({ level: config.logLevel, secrets: () => [keys.apiKey, keys.viewerKey, keys.audienceKey] });
+  // The venue key and the listed rooms' viewer keys are secrets too (they open other rooms' streams).
+  const venueSecrets = [config.venue.key ?? '', ...config.venue.rooms.map((room) => room.viewerKey)];
+  const logger = createLogger({ level: config.logLevel, secrets: () => [keys.apiKey, keys.viewerKey, keys.audienceKey, ...venueSecrets] });
   try {
     keys = loadOrCreateKeys(config.dataDir, fixedKeys(config), (level, message, detail) => logger[level](detail, message));
   } catch (error) {
@@ -184,6 +197,8 @@ async function serveRoom(): Promise<void> {
   shutdown.add('storage watch', () => storageWatch.close());
 
   const limiter = new FixedWindowLimiter({ limit: config.rateLimit, nowMs: systemClock.monoMs });
+  // The venue overview's watching (src/venue), started below once the port is known; /venue answers 503 until then.
+  let venueWatch: VenueWatch | null = null;
   const app = createApp({
     service: roomService,
     keys: () => keys,
@@ -193,6 +208,7 @@ async function serveRoom(): Promise<void> {
     isShuttingDown: () => shutdown.stopping,
     storage: () => store.health(),
     viewer: { hub: pushHub },
+    venue: { key: () => config.venue.key, name: () => config.venue.name, overview: () => venueWatch },
     logos,
     links: config,
   });
@@ -269,6 +285,20 @@ async function serveRoom(): Promise<void> {
   }
   const address = listening.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  // The venue overview (only with venue.key: the overview is opened with it, and found boxes
+  // are watched with it; listed rooms are only ever shown on it). Each other room's viewer
+  // stream is read in the background; a room that does not answer never delays anything here.
+  // The mDNS browser's events go to venueWatch.found(box) / venueWatch.gone(id).
+  if (config.venue.key !== undefined) {
+    const { startVenue } = await import('./venue/venue-overview.js');
+    venueWatch = startVenue({ config: config.venue, room: roomService, port, logger });
+    if (venueWatch !== null) {
+      const started = venueWatch;
+      shutdown.add('venue overview (watched rooms, overview streams)', () => started.close());
+    }
+  } else if (config.venue.rooms.length > 0) {
+    logger.warn({ rooms: config.venue.rooms.length }, 'venue.rooms is set but venue.key is not: the rooms are shown only on the venue overview, which needs venue.key');
+  }
   logger.info({ host: config.host, port, gpio: config.gpioMode }, 'showclock started');
   // For `npm run key` in another shell: the links of the box as it runs (serving-file.ts).
   try {
@@ -279,6 +309,40 @@ async function serveRoom(): Promise<void> {
   }
   notifyReady(logger, `listening on port ${port}`);
   announce(config, keys, port, logger);
+  // Found on the network (venue.advertise, on by default): `_showclock._tcp` and
+  // `_http._tcp` under the room's name, from dist/showclock-mdns.cjs, loaded only here.
+  // Started once the port is known and the box is ready; never delays or fails the
+  // start (a network without multicast is one warning). Registered last, so at a stop it
+  // closes first: the goodbye packets go out while the box still answers, and other
+  // boxes see it gone at once. With a venue key, the same module's browser reports the
+  // venue's other boxes to the overview (found, updated, gone), whether or not this box
+  // advertises itself.
+  // A box that listens on loopback only (HOST=127.0.0.1: a try-out, the benchmarks, the build's
+  // warm-up run) cannot be reached by what would find it: not advertised, not loaded.
+  const overview = venueWatch;
+  if ((config.venue.advertise || overview !== null) && isLoopbackHost(config.host)) {
+    logger.info({ host: config.host }, 'not on the network (mDNS): the box listens on loopback only');
+  } else if (config.venue.advertise || overview !== null) {
+    const { startMdns, browseBoxes } = await import('./mdns/mdns-adapter.js');
+    const mdns = config.venue.advertise
+      ? startMdns({
+          room: { name: config.venue.name, port, apiVersions: SERVED_API_VERSIONS, venueTag: config.venue.key === undefined ? null : venueTag(config.venue.key) },
+          logger,
+        })
+      : null;
+    if (overview !== null) {
+      const browser = browseBoxes({
+        // found() with an id it knows is an update (a new address, a new name).
+        onFound: (box) => overview.found(box),
+        onUpdated: (box) => overview.found(box),
+        onGone: (box) => overview.gone(box.id),
+        logger,
+        ownNames: () => mdns?.ownNames() ?? [],
+      });
+      shutdown.add('mDNS browser', () => browser.close());
+    }
+    if (mdns !== null) shutdown.add('mDNS (goodbye packets)', () => mdns.close());
+  }
 
 }
 

@@ -1,7 +1,8 @@
 // The push channel for the API key: /api/v1/{api_key}/events, the room's snapshots
 // and changes as server-sent events (src/push, src/web/push-stream.ts).
 import type { Hono } from 'hono';
-import { HEARTBEAT_MS, type PushHub } from '../push/push-hub.js';
+import type { PushHub } from '../push/push-hub.js';
+import { heartbeatSeconds } from '../web/heartbeat-query.js';
 import { sameSecret } from '../app/secret-match.js';
 import { errorResponse } from '../web/api-errors.js';
 import type { AppEnv, Keys } from '../web/env.js';
@@ -36,17 +37,5 @@ export function mountEvents(app: Hono<AppEnv>, deps: EventDeps): void {
   });
 }
 
-const MAX_HEARTBEAT_SECONDS = HEARTBEAT_MS / 1000;
-
-/**
- * `?heartbeat=N`: a heartbeat every N whole seconds (1 to 15) on this stream, for a
- * client that must see a dead link within seconds; its words when it is not one.
- */
-export function heartbeatSeconds(text: string | undefined): number | undefined | string {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!/^\d{1,2}$/.test(text) || value < 1 || value > MAX_HEARTBEAT_SECONDS) {
-    return `heartbeat must be whole seconds from 1 to ${MAX_HEARTBEAT_SECONDS} (the default is ${MAX_HEARTBEAT_SECONDS}), not "${text.slice(0, 32)}"`;
-  }
-  return value;
-}
+/** Read in src/web/heartbeat-query.ts, shared with the viewer's stream; exported here for its tests. */
+export { heartbeatSeconds };

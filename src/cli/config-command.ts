@@ -18,6 +18,8 @@ export function runConfigCommand(config: Config, args: readonly string[]): void 
     // The OBS password is a secret like the keys: said to be set, never printed.
     tally: { ...config.tally, obs: { ...config.tally.obs, password: config.tally.obs.password === undefined ? null : '(set)' } },
     mqtt: { ...config.mqtt, password: config.mqtt.password === undefined ? null : '(set)' },
+    // The venue key opens every room's overview, a listed room's link holds its viewer key: neither is printed.
+    venue: { ...config.venue, key: config.venue.key === undefined ? null : '(set)', rooms: config.venue.rooms.map((room) => `${room.origin}/view/(set)`) },
     configPath: config.configPath ?? null,
   };
   if (args.length === 0) {

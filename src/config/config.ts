@@ -10,6 +10,7 @@ import { stripJsonComments } from './json-comments.js';
 import { checkPublicUrl } from './public-url.js';
 import { mqttConfigSchema, MqttConfigProblem, resolveMqttConfig, type MqttConfig } from './mqtt-config.js';
 import { indicesSchema, obsUrlProblem, tallyConfigSchema, type TallyConfig } from './tally-config.js';
+import { resolveVenueConfig, venueConfigSchema, VenueConfigProblem, type VenueConfig } from './venue-config.js';
 
 export const GPIO_MODES = ['auto', 'onoff', 'sim', 'off'] as const;
 export type GpioMode = (typeof GPIO_MODES)[number];
@@ -95,6 +96,7 @@ function configFileSchema() {
     osc: z.optional(OscConfigSchema),
     tally: z.optional(tallyConfigSchema(port, host)),
     mqtt: z.optional(mqttConfigSchema()),
+    venue: z.optional(venueConfigSchema()),
     publicUrl: z.optional(publicUrlSchema()),
   });
 
@@ -139,6 +141,8 @@ export interface Config {
   readonly tally: TallyConfig;
   /** MQTT (src/mqtt): off unless `mqtt.url` is given. */
   readonly mqtt: MqttConfig;
+  /** This room on the network (mDNS), the venue key and the overview's listed rooms (src/venue). */
+  readonly venue: VenueConfig;
   /** Set when the environment fixes a key; otherwise keys come from the data directory. */
   readonly apiKey: string | undefined;
   readonly viewerKey: string | undefined;
@@ -286,6 +290,15 @@ function mqttConfig(env: NodeJS.ProcessEnv, file: ConfigFile): MqttConfig {
   }
 }
 
+function venueConfig(env: NodeJS.ProcessEnv, file: ConfigFile, roomKeys: readonly (string | undefined)[]): VenueConfig {
+  try {
+    return resolveVenueConfig(env, file.venue, roomKeys);
+  } catch (error) {
+    if (error instanceof VenueConfigProblem) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 /** Resolves the configuration; throws ConfigError with every problem named. */
 export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Config {
   const configPath = env.SHOWCLOCK_CONFIG === undefined || env.SHOWCLOCK_CONFIG === '' ? undefined : resolve(cwd, env.SHOWCLOCK_CONFIG);
@@ -328,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     osc,
     tally: tallyConfig(env, file, { http: httpPort, osc }),
     mqtt: mqttConfig(env, file),
+    venue: venueConfig(env, file, [apiKey, viewerKey, audienceKey]),
     apiKey,
     viewerKey,
     audienceKey,

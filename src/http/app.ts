@@ -27,6 +27,8 @@ import { mountControlPage } from '../pages/control-page.js';
 import { mountFrontDoor } from '../pages/front-door.js';
 import { mountAsk } from '../pages/ask-routes.js';
 import { mountViewer, type ViewerDeps } from '../pages/viewer-routes.js';
+import { mountVenue } from '../pages/venue-routes.js';
+import type { VenueOverview } from '../venue/venue-overview.js';
 import { mountLogoFile } from '../pages/logo-file.js';
 import { mountApi, mountUnknownCommands } from '../api/api-routes.js';
 import { mountEvents } from '../api/event-routes.js';
@@ -56,6 +58,17 @@ export interface HttpDeps {
   readonly logos?: LogoFiles;
   /** What the links the box gives out start with (`publicUrl`, else host and port: app/urls.ts); never a request's Host. */
   readonly links?: LinkConfig;
+  /** The venue (src/venue): its key (accepted on /view as a viewer key, and opening /venue), this room's name, the overview once started. */
+  readonly venue?: VenueDeps;
+}
+
+export interface VenueDeps {
+  /** venue.key, read at every request; undefined when none is set. */
+  readonly key: () => string | undefined;
+  /** venue.name: what the venue's other boxes call this room (in /view/{key}/time). */
+  readonly name: () => string;
+  /** The overview's rooms and streams, null until main.ts has started them (or without a venue key). */
+  readonly overview: () => VenueOverview | null;
 }
 
 /** Request lines per client address per minute for requests counted per address (wrong keys, unknown paths). */
@@ -179,7 +192,17 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   // is checked like every API call and not taken for a command.
   const hub = deps.viewer?.hub ?? startedHub(deps.service);
   mountEvents(app, { hub, keys: deps.keys });
-  mountViewer(app, { service: deps.service, keys: deps.keys, limiter: deps.limiter, clientAddress, links: deps.links, hub, pagesDirs: deps.viewer?.pagesDirs });
+  mountViewer(app, {
+    service: deps.service,
+    keys: deps.keys,
+    limiter: deps.limiter,
+    clientAddress,
+    links: deps.links,
+    hub,
+    pagesDirs: deps.viewer?.pagesDirs,
+    ...(deps.venue === undefined ? {} : { venueKey: deps.venue.key, roomName: deps.venue.name }),
+  });
+  mountVenue(app, { service: deps.service, limiter: deps.limiter, clientAddress, venueKey: deps.venue?.key ?? (() => undefined), overview: deps.venue?.overview ?? (() => null) });
   mountLogo(app, deps);
   mountLogoFile(app, deps);
   mountRunningOrder(app, deps);

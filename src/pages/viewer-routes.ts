@@ -3,6 +3,8 @@
 // key) and the page bundles (/assets). Viewer and kiosk traffic never touch the
 // API key's quota; nothing here changes the room, and nothing a viewer receives
 // carries either key. The API key's push channel is src/api/event-routes.ts.
+// The venue key (venue.key, shared by the venue's boxes) opens the same routes,
+// watch-only like the viewer key: the boxes of a venue watch each other with it.
 import type { Context, Hono } from 'hono';
 import type { RoomService } from '../app/room-service.js';
 import type { FixedWindowLimiter } from '../app/rate-limit.js';
@@ -22,6 +24,7 @@ import { pageResponse } from './page-headers.js';
 import { isLoopback, linkOriginOf } from '../web/request-origin.js';
 import { sameSecret } from '../app/secret-match.js';
 import { viewOptionsProblem } from './display/view-options.js';
+import { heartbeatSeconds } from '../web/heartbeat-query.js';
 
 export interface ViewerDeps {
   /** The hub every stream shares; main.ts passes the one it closes at shutdown. Made and started here when absent. */
@@ -43,14 +46,23 @@ export interface ViewerRouteDeps {
   readonly hub: PushHub;
   /** Directories holding the page bundles, searched in order; next to the running code by default. */
   readonly pagesDirs?: readonly string[];
+  /** The venue key (venue.key), accepted like the viewer key; undefined when none is set. Never in an answer. */
+  readonly venueKey?: () => string | undefined;
+  /** This room's name (venue.name), in the time answer: what another box's overview calls this room. */
+  readonly roomName?: () => string;
 }
 
-function serverTime(c: Context<AppEnv>, service: RoomService): Response {
+/**
+ * The server's time, for screens keeping their clock (and the venue's other boxes
+ * measuring theirs against it), with the room's name when the box has one to give.
+ */
+export function serverTime(c: Context<AppEnv>, service: RoomService, roomName?: () => string): Response {
   // A read, repeated by every screen to keep its clock: its request line is at debug (src/http/app.ts, requestLog).
   c.set('read', true);
   // The same clock as the snapshots' serverNow/endAt, so offsets estimated here apply to them.
   // No snapshot is made for it: a snapshot derives the whole schedule, which a clock reading has no use for.
-  return jsonAnswer(c, { serverNow: service.serverNow() }, 200, { 'Cache-Control': 'no-store' });
+  const body = roomName === undefined ? { serverNow: service.serverNow() } : { serverNow: service.serverNow(), room: roomName() };
+  return jsonAnswer(c, body, 200, { 'Cache-Control': 'no-store' });
 }
 
 /** The audience link's image while the display settings show it; 404 otherwise, so it is never handed out unasked. */
@@ -79,6 +91,12 @@ function displayPage(c: Context<AppEnv>, keyInUrl: boolean): Response {
 /** Mounts the viewer, kiosk and asset routes. */
 export function mountViewer(app: Hono<AppEnv>, deps: ViewerRouteDeps): void {
   const { hub, clientAddress } = deps;
+  /** The viewer key, or the venue key where one is set: both only watch. */
+  const watchKey = (key: string): boolean => {
+    if (sameSecret(key, deps.keys().viewerKey)) return true;
+    const venueKey = deps.venueKey?.();
+    return venueKey !== undefined && sameSecret(key, venueKey);
+  };
 
   // The viewer key is checked here; valid viewer traffic is never counted, wrong keys
   // count against the caller's address like wrong API keys, so guessing stays slow,
@@ -88,7 +106,7 @@ export function mountViewer(app: Hono<AppEnv>, deps: ViewerRouteDeps): void {
     const key = c.req.param('viewerKey') ?? '';
     // The URL holds a key, right or wrong: no answer here sends it on as a Referer.
     addAnswerHeaders(c, { 'Referrer-Policy': 'no-referrer' });
-    if (!sameSecret(key, deps.keys().viewerKey)) {
+    if (!watchKey(key)) {
       const decision = hitForAddress(c, deps.limiter, 'address', clientAddress(c));
       return wrongLinkRefusal(c, decision, 'viewer', 'this viewer link is not valid (the key may have been changed): ask the control room for the current link');
     }
@@ -100,11 +118,19 @@ export function mountViewer(app: Hono<AppEnv>, deps: ViewerRouteDeps): void {
     viewer('/events', (c, key) => {
       // Capped per address, except the box itself: behind a proxy on the box every viewer would share one cap.
       const address = clientAddress(c);
-      const stillAllowed = () => sameSecret(key, deps.keys().viewerKey);
-      return openStream(c, hub, { kind: 'viewer', address: isLoopback(address) ? undefined : address, stillAllowed });
+      // `?heartbeat=N` as on the API's stream: another box watching this one tells a dead link in seconds.
+      const heartbeat = heartbeatSeconds(c.req.query('heartbeat'));
+      if (typeof heartbeat === 'string') return errorResponse(c, 400, heartbeat);
+      const stillAllowed = () => watchKey(key);
+      return openStream(c, hub, {
+        kind: 'viewer',
+        address: isLoopback(address) ? undefined : address,
+        stillAllowed,
+        ...(heartbeat === undefined ? {} : { heartbeatSeconds: heartbeat }),
+      });
     }),
   );
-  app.get('/view/:viewerKey/time', viewer('/time', (c) => serverTime(c, deps.service)));
+  app.get('/view/:viewerKey/time', viewer('/time', (c) => serverTime(c, deps.service, deps.roomName)));
   app.get('/view/:viewerKey/ask-link.svg', viewer('/ask-link.svg', (c) => askLinkAnswer(c, deps)));
 
   // The kiosk: the browser on this box's HDMI output, no key in its URL.

@@ -1,7 +1,6 @@
 // `publicUrl` / SHOWCLOCK_PUBLIC_URL: the address every link the box gives out
 // starts with. Only an http(s) scheme, a host and a port; anything else (a path,
 // a query, a user name, another scheme) stops the service with the field named.
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { roomUrls } from '../../src/app/urls.js';
 import { loadConfig } from '../../src/config/config.js';
