@@ -10,7 +10,7 @@ import { logTimeNotice } from './app/time-notice-log.js';
 import { Shutdown } from './app/shutdown.js';
 import { exitAfterHangup } from './app/exit-after-hangup.js';
 import { newTimerIdFor, randomTimerId } from './app/timer-ids.js';
-import { roomUrls } from './app/urls.js';
+import { roomUrls, venueUrl } from './app/urls.js';
 import { createApp } from './http/app.js';
 import { FixedWindowLimiter } from './app/rate-limit.js';
 import { KEYS_FILE, loadOrCreateKeys, writeKeys, type FixedKeys, type RoomKeys } from './keys/key-file.js';
@@ -54,7 +54,8 @@ function readConfig(): Config {
 function announce(config: Config, keys: RoomKeys, port: number, logger: Logger): void {
   if (process.stdout.isTTY) {
     const urls = roomUrls(config.host, port, keys, config.publicUrl);
-    process.stdout.write(`\nShowclock is running.\n  Control room: ${urls.control}\n  Viewers:      ${urls.viewer}\n  Audience:     ${urls.audience}\n  API base:     ${urls.api}\n\n`);
+    const venue = config.venue.key === undefined ? '' : `  Venue:        ${venueUrl(config.host, port, config.venue.key, config.publicUrl)}\n`;
+    process.stdout.write(`\nShowclock is running.\n  Control room: ${urls.control}\n  Viewers:      ${urls.viewer}\n  Audience:     ${urls.audience}\n  API base:     ${urls.api}\n${venue}\n`);
   } else {
     // Where the key command is depends on how the box was put there: install.sh makes `showclock`.
     logger.info({ port }, 'listening; to print the control-room URL, run `sudo showclock key` on an installed box, or `npm run key` where it was cloned');

@@ -44,3 +44,8 @@ export function roomUrls(host: string, port: number, keys: RoomKeys, publicUrl?:
     api: `${base}/api/v1/${keys.apiKey}`,
   };
 }
+
+/** The venue overview's link (`/venue/{venue_key}`), for a box that has a venue key; made like the room's links. */
+export function venueUrl(host: string, port: number, venueKey: string, publicUrl?: string): string {
+  return `${linkOrigin({ host, port, publicUrl })}/venue/${venueKey}`;
+}

@@ -1,4 +1,4 @@
-// `showclock key`: prints the control, viewer and audience links; `--rotate-api`,
+// `showclock key`: prints the control, viewer and audience links (and the venue overview's, with a venue key); `--rotate-api`,
 // `--rotate-viewer` and `--rotate-audience` make new keys. keys.json is replaced atomically, and a
 // running service watches for that and uses the new keys at once. A rotation
 // that cannot be done changes nothing and exits non-zero with one line on
@@ -6,7 +6,7 @@
 // 64 (EX_USAGE) for a key fixed in the environment, 73 (EXIT_DATA_DIR) for a
 // data directory or keys.json that cannot be written.
 import { EXIT_DATA_DIR, type Config } from '../config/config.js';
-import { roomUrls } from '../app/urls.js';
+import { roomUrls, venueUrl } from '../app/urls.js';
 import { generateKey, loadOrCreateKeys, writeKeys } from '../keys/key-file.js';
 import { checkDataDir, DataDirError } from '../store/data-dir.js';
 import { runningBox } from '../store/serving-file.js';
@@ -76,6 +76,9 @@ function printKeys(config: Config, args: readonly string[]): void {
   const running = runningBox(config.dataDir);
   const urls = roomUrls(running?.host ?? config.host, running?.port ?? config.port, keys, config.publicUrl);
   process.stdout.write(`Control room: ${urls.control}\nViewers:      ${urls.viewer}\nAudience:     ${urls.audience}\nAPI base:     ${urls.api}\n`);
+  if (config.venue.key !== undefined) {
+    process.stdout.write(`Venue:        ${venueUrl(running?.host ?? config.host, running?.port ?? config.port, config.venue.key, config.publicUrl)}\n`);
+  }
   if (running !== null && running.port !== config.port) {
     process.stdout.write(`(The box running now, process ${running.pid}, serves on port ${running.port}; the config says ${config.port}.)\n`);
   } else if (running === null) {

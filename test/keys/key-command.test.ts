@@ -49,6 +49,20 @@ function storedKeys(dir: string) {
 const ENV_API_KEY = 'EnvironmentApiKey_0123456789abcdef';
 const ENV_VIEWER_KEY = 'EnvironmentViewerKey_0123456789abc';
 
+describe('the links printed', () => {
+  it('add the venue overview only for a box with a venue key', () => {
+    const { dir, keys } = freshDataDir();
+    const plain = keyCommand({ SHOWCLOCK_DATA_DIR: dir, PORT: '8123', HOST: '127.0.0.1' }, []);
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain(`Viewers:      http://127.0.0.1:8123/view/${keys.viewerKey}\n`);
+    expect(plain.stdout).not.toContain('Venue:');
+    const venueKey = 'KeyCommandVenueKey_0123456789';
+    const withVenue = keyCommand({ SHOWCLOCK_DATA_DIR: dir, PORT: '8123', HOST: '127.0.0.1', SHOWCLOCK_VENUE_KEY: venueKey }, []);
+    expect(withVenue.status).toBe(0);
+    expect(withVenue.stdout).toContain(`API base:     http://127.0.0.1:8123/api/v1/${keys.apiKey}\nVenue:        http://127.0.0.1:8123/venue/${venueKey}\n`);
+  });
+});
+
 describe('a refused key rotation', () => {
   it('with the API key fixed in the environment: exit 64, one line on stderr, nothing printed or changed', () => {
     const { dir, keys } = freshDataDir();
