@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import * as z from '../schema/zod.js';
+import { checkedString, envText } from './field-checks.js';
 
 /** A topic level: what MQTT allows in one level less the wildcards, kept to what a person types. */
 const TOPIC_LEVEL = /^[A-Za-z0-9_-]{1,64}$/;
@@ -61,23 +62,15 @@ export const topicLevelProblem = (raw: string): string | null =>
 export const baseTopicProblem = (raw: string): string | null =>
   BASE_TOPIC.test(raw) ? null : 'expected topic levels of A-Z a-z 0-9 _ - separated by /, such as showclock or venue/showclock (no +, # or leading /)';
 
-const checked = (problem: (raw: string) => string | null) =>
-  z.string({ error: 'expected a string' }).check(
-    z.superRefine((raw, ctx) => {
-      const found = problem(raw);
-      if (found !== null) ctx.addIssue({ code: 'custom', message: found, input: raw });
-    }),
-  );
-
 export function mqttConfigSchema() {
   return z.strictObject({
-    url: z.optional(checked(mqttUrlProblem)),
+    url: z.optional(checkedString(mqttUrlProblem)),
     username: z.optional(z.string({ error: 'expected a string' }).check(z.minLength(1, 'expected a user name'))),
     password: z.optional(z.string({ error: 'expected a string' })),
-    baseTopic: z.optional(checked(baseTopicProblem)),
-    room: z.optional(checked(topicLevelProblem)),
+    baseTopic: z.optional(checkedString(baseTopicProblem)),
+    room: z.optional(checkedString(topicLevelProblem)),
     caFile: z.optional(z.string({ error: 'expected a string' }).check(z.minLength(1, 'expected the path of a PEM file'))),
-    discoveryPrefix: z.optional(checked(baseTopicProblem)),
+    discoveryPrefix: z.optional(checkedString(baseTopicProblem)),
     discovery: z.optional(z.boolean({ error: 'expected true or false' })),
   });
 }
@@ -86,11 +79,6 @@ export type MqttFile = z.infer<ReturnType<typeof mqttConfigSchema>>;
 
 /** Thrown with the field's name in front; config.ts turns it into its ConfigError. */
 export class MqttConfigProblem extends Error {}
-
-function envText(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name];
-  return raw === undefined || raw === '' ? undefined : raw;
-}
 
 function envChecked(env: NodeJS.ProcessEnv, name: string, problem: (raw: string) => string | null): string | undefined {
   const raw = envText(env, name);

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import * as z from '../schema/zod.js';
+import { checkedString, envText } from './field-checks.js';
 
 /** A DNS-SD instance name is at most 63 bytes of UTF-8 (RFC 6763 4.1.1). */
 export const VENUE_NAME_MAX_BYTES = 63;
@@ -79,23 +80,15 @@ export function parseVenueRoomLink(raw: string): VenueRoomLink | string {
   return { link: raw, origin: url.origin, viewerKey: match[1] };
 }
 
-const checked = (problem: (raw: string) => string | null) =>
-  z.string({ error: 'expected a string' }).check(
-    z.superRefine((raw, ctx) => {
-      const found = problem(raw);
-      if (found !== null) ctx.addIssue({ code: 'custom', message: found, input: raw });
-    }),
-  );
-
 export function venueConfigSchema() {
   return z.strictObject({
-    name: z.optional(checked(venueNameProblem)),
+    name: z.optional(checkedString(venueNameProblem)),
     advertise: z.optional(z.boolean({ error: 'expected true or false' })),
-    key: z.optional(checked(venueKeyProblem)),
+    key: z.optional(checkedString(venueKeyProblem)),
     rooms: z.optional(
       z
         .array(
-          checked((raw) => {
+          checkedString((raw) => {
             const parsed = parseVenueRoomLink(raw);
             return typeof parsed === 'string' ? parsed : null;
           }),
@@ -110,11 +103,6 @@ export type VenueFile = z.infer<ReturnType<typeof venueConfigSchema>>;
 
 /** Thrown with the field's name in front; config.ts turns it into its ConfigError. */
 export class VenueConfigProblem extends Error {}
-
-function envText(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name];
-  return raw === undefined || raw === '' ? undefined : raw;
-}
 
 function envBoolean(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
   const raw = envText(env, name);

@@ -6,6 +6,10 @@
 //   _showclock._tcp  for other boxes and the Companion module: TXT room, api, versions,
 //                    path, and venue=<tag> when a venue key is set (the tag, never the key);
 //   _http._tcp       the front door, for browsers that list web servers: TXT path=/.
+// FoundBox, another box as a browser sees it, is the shape the venue overview takes (src/venue), defined there.
+import type { FoundBox } from '../venue/venue-rooms.js';
+
+export type { FoundBox };
 
 export const SHOWCLOCK_SERVICE_TYPE = 'showclock';
 export const HTTP_SERVICE_TYPE = 'http';
@@ -57,23 +61,6 @@ export function showclockTxt(room: AdvertisedRoom): TxtRecord {
 /** The TXT record of `_http._tcp`: where the front door is. */
 export function httpTxt(): TxtRecord {
   return { path: '/' };
-}
-
-/**
- * Another box as a browser sees it. `id` is the instance's full DNS name (stable while
- * the box runs, unique on the link); `name` is what to show: TXT room, else the
- * instance name.
- */
-export interface FoundBox {
-  readonly id: string;
-  readonly name: string;
-  /** IPv4 first (what a venue's network routes), then IPv6. */
-  readonly addresses: readonly string[];
-  readonly port: number;
-  /** TXT api: the newest API version the box serves, or null when it gives none. */
-  readonly api: string | null;
-  /** TXT venue: its venue's tag, compared with venueTag(own key); null when it has none. */
-  readonly venueTag: string | null;
 }
 
 /** What a browser has gathered about one instance. */

@@ -12,13 +12,15 @@ import { publicSnapshot, type PublicSnapshot, type Snapshot } from '../domain/sn
 import type { VenueTile, VenueTiles } from '../client/venue-tile.js';
 import { RoomWatch, type RoomWatchState, type WatchIo } from './room-watch.js';
 
-/** A box found by the mDNS browser (src/mdns), as main.ts hands it over. */
+/**
+ * A box found by the mDNS browser (src/mdns, which reports this shape), as main.ts hands it over.
+ * `id` is the DNS-SD instance's full name (the same box keeps it across updates, unique on the
+ * link); `name` is what to show: TXT `room`, else the instance name.
+ */
 export interface FoundBox {
-  /** The DNS-SD instance's full name: the same box keeps it across updates. */
   readonly id: string;
-  /** TXT `room`, else the instance name. */
   readonly name: string;
-  /** IPv4 first. */
+  /** IPv4 first (what a venue's network routes), then IPv6. */
   readonly addresses: readonly string[];
   readonly port: number;
   /** TXT `api`: the newest API version it serves. */

@@ -5,6 +5,7 @@
 // server version may have been installed meanwhile).
 import type { Snapshot } from '../../domain/snapshot.js';
 import { createSseParser } from '../../client/sse-parser.js';
+import { readStreamText } from '../../client/read-stream-text.js';
 import { streamSnapshots } from '../../client/stream-snapshots.js';
 
 /** The box's own stream sends nothing else as `state` than a snapshot. */
@@ -47,7 +48,6 @@ export function startLiveStream(url: string, handlers: LiveStreamHandlers, opts:
     const response = await fetch(url, { cache: 'no-store', credentials: 'same-origin', headers: { Accept: 'text/event-stream' } });
     if (!response.ok || response.body === null) throw new Error(`stream answered ${response.status}`);
     const reader = response.body.getReader();
-    const decoder = new TextDecoder();
     // This connection's snapshots: the first event is whole, the changes after it are deltas of it.
     const take = streamSnapshots(isObject);
     const parse = createSseParser((event) => {
@@ -64,23 +64,7 @@ export function startLiveStream(url: string, handlers: LiveStreamHandlers, opts:
         handlers.onSnapshot(snapshot);
       }
     });
-    let watchdog: ReturnType<typeof setTimeout> | null = null;
-    const arm = (): void => {
-      if (watchdog !== null) clearTimeout(watchdog);
-      watchdog = setTimeout(() => void reader.cancel().catch(() => {}), silenceMs);
-    };
-    arm();
-    try {
-      for (;;) {
-        // No destructuring: esbuild cannot lower it for the Safari 12 target.
-        const chunk = await reader.read();
-        if (chunk.done === true) return;
-        arm();
-        parse(decoder.decode(chunk.value, { stream: true }));
-      }
-    } finally {
-      if (watchdog !== null) clearTimeout(watchdog);
-    }
+    await readStreamText(reader, parse, silenceMs);
   };
 
   const reloadWhenServerAnswers = (): void => {

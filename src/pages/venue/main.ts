@@ -8,6 +8,7 @@
 import './venue.css';
 import type { Snapshot } from '../../domain/snapshot.js';
 import { createSseParser } from '../../client/sse-parser.js';
+import { readStreamText } from '../../client/read-stream-text.js';
 import { createServerClock } from '../../client/server-clock.js';
 import { faceAt, formatTimeOfDay } from '../../client/face.js';
 import { extrasAt, type ExtrasState } from '../../client/screen-extras.js';
@@ -197,7 +198,6 @@ function start(): void {
     const response = await fetch(`${base}/events`, { cache: 'no-store', credentials: 'same-origin', headers: { Accept: 'text/event-stream' } });
     if (!response.ok || response.body === null) throw new Error(`stream answered ${response.status}`);
     const reader = response.body.getReader();
-    const decoder = new TextDecoder();
     const parse = createSseParser((event) => {
       if (event.event !== VENUE_EVENT) return;
       let list: VenueTiles;
@@ -209,22 +209,7 @@ function start(): void {
       setLink(true);
       take(list);
     });
-    let watchdog: ReturnType<typeof setTimeout> | null = null;
-    const arm = (): void => {
-      if (watchdog !== null) clearTimeout(watchdog);
-      watchdog = setTimeout(() => void reader.cancel().catch(() => {}), SILENCE_MS);
-    };
-    arm();
-    try {
-      for (;;) {
-        const chunk = await reader.read();
-        if (chunk.done === true) return;
-        arm();
-        parse(decoder.decode(chunk.value, { stream: true }));
-      }
-    } finally {
-      if (watchdog !== null) clearTimeout(watchdog);
-    }
+    await readStreamText(reader, parse, SILENCE_MS);
   };
 
   const run = (): void => {
