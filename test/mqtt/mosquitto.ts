@@ -9,6 +9,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { MqttConfig } from '../../src/config/mqtt-config.js';
+
+/** The adapter's config for `room` as the config file's defaults make it, with no broker yet (each test gives its url). */
+export function roomConfig(room: string): MqttConfig {
+  return {
+    url: undefined,
+    username: undefined,
+    password: undefined,
+    baseTopic: 'showclock',
+    room,
+    caFile: undefined,
+    discoveryPrefix: 'homeassistant',
+    discovery: true,
+  };
+}
 
 export async function freePort(): Promise<number> {
   const server = createServer();

@@ -17,22 +17,13 @@ import { startMqtt, type MqttAdapter } from '../../src/mqtt/mqtt-adapter.js';
 import { mqttCommandHandler } from '../../src/mqtt/mqtt-commands.js';
 import { ensureBundle, serviceEnv, startService, stopService, TEST_API_KEY, type ServiceProcess } from '../e2e/service-process.js';
 import { createTestApp, roomWithTimers, type TestApp } from '../helpers/test-app.js';
-import { freePort, Mosquitto, retained, waitFor } from './mosquitto.js';
+import { freePort, Mosquitto, retained, waitFor, roomConfig } from './mosquitto.js';
 import { makeCa, makeServerCert, type Ca } from './tls-certs.js';
 
 const ROOM = 'tls-room';
 const ROOT = `showclock/${ROOM}`;
 
-const CONFIG: MqttConfig = {
-  url: undefined,
-  username: undefined,
-  password: undefined,
-  baseTopic: 'showclock',
-  room: ROOM,
-  caFile: undefined,
-  discoveryPrefix: 'homeassistant',
-  discovery: true,
-};
+const CONFIG = roomConfig(ROOM);
 
 let dir: string;
 let venueCa: Ca;

@@ -12,7 +12,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { startMqtt, type MqttAdapter } from '../../src/mqtt/mqtt-adapter.js';
 import { mqttCommandHandler } from '../../src/mqtt/mqtt-commands.js';
 import { createTestApp, roomWithTimers, type TestApp } from '../helpers/test-app.js';
-import { Mosquitto, publish, Relay, retained, Subscriber, waitFor } from './mosquitto.js';
+import { Mosquitto, publish, Relay, retained, Subscriber, waitFor, roomConfig } from './mosquitto.js';
 
 const ROOM = 'stage-a';
 const ROOT = `showclock/${ROOM}`;
@@ -21,16 +21,7 @@ const FIGURES = 'test-artifacts/mqtt-figures.json';
 /** package.json's version, read as a file: the adapter must carry the same, which nothing passes it. */
 const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-const CONFIG: MqttConfig = {
-  url: undefined,
-  username: undefined,
-  password: undefined,
-  baseTopic: 'showclock',
-  room: ROOM,
-  caFile: undefined,
-  discoveryPrefix: 'homeassistant',
-  discovery: true,
-};
+const CONFIG = roomConfig(ROOM);
 
 interface Rig {
   readonly t: TestApp;

@@ -18,6 +18,14 @@ function watchOf(remote: FakeRemote): { watch: RoomWatch; changes: () => number 
 /** Lets the fake fetch and stream promises run, moving the fake clock by `ms`. */
 const pass = (ms: number): Promise<void> => vi.advanceTimersByTimeAsync(ms).then(() => undefined);
 
+/** Starts the watch and has the box send its first snapshot: the watch is live. */
+async function startLive(watch: RoomWatch, remote: FakeRemote): Promise<void> {
+  watch.start();
+  await pass(0);
+  remote.streams[0]?.send(stateEventText(viewerSnapshot()));
+  await pass(0);
+}
+
 describe('RoomWatch', () => {
   beforeEach(() => {
     vi.useFakeTimers();
@@ -53,10 +61,7 @@ describe('RoomWatch', () => {
   it('is lost 3 s after the last byte (heartbeats keep it live), says since when, and is back after a retry', async () => {
     const remote = fakeRemote();
     const { watch } = watchOf(remote);
-    watch.start();
-    await pass(0);
-    remote.streams[0]?.send(stateEventText(viewerSnapshot()));
-    await pass(0);
+    await startLive(watch, remote);
     for (let i = 0; i < 10; i += 1) {
       await pass(1_000);
       remote.streams[0]?.send(': heartbeat\n\n');
@@ -89,10 +94,7 @@ describe('RoomWatch', () => {
   it('is lost at once when the stream ends, and keeps trying while the box is down', async () => {
     const remote = fakeRemote();
     const { watch } = watchOf(remote);
-    watch.start();
-    await pass(0);
-    remote.streams[0]?.send(stateEventText(viewerSnapshot()));
-    await pass(0);
+    await startLive(watch, remote);
     remote.down = true;
     remote.streams[0]?.close();
     await pass(0);
