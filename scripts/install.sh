@@ -28,6 +28,8 @@ SERVICE=showclock.service
 KIOSK=showclock-kiosk.service
 USER_NAME=showclock
 KIOSK_USER=showclock-kiosk
+# The polkit rule that lets the service set the clock (README, "Clock").
+CLOCK_RULE=/etc/polkit-1/rules.d/50-showclock-clock.rules
 NODE=${SHOWCLOCK_NODE:-/usr/bin/node}
 
 mode=install
@@ -128,7 +130,8 @@ installed() {
 
 install_packages() {
   # onoff's native addon (epoll) is compiled on the Pi by npm: g++, make and python3.
-  local wanted=(nodejs npm g++ make python3) missing=() package
+  # polkitd: what lets the service set the clock through timedated (the rule below).
+  local wanted=(nodejs npm g++ make python3 polkitd) missing=() package
   if [ "$kiosk" = yes ]; then wanted+=(cage chromium); fi
   for package in "${wanted[@]}"; do
     installed "$package" || missing+=("$package")
@@ -362,6 +365,21 @@ do_install() {
   fi
   port_dropin
 
+  # The service may not set the clock itself (ProtectClock=yes, no CAP_SYS_TIME): it asks
+  # systemd-timedated (`timedatectl set-time`), which polkit allows its user for exactly two
+  # actions: set-time, and set-ntp (network time off for the step and on again, where
+  # timesyncd is on but reaches no server). polkitd reads rules as they change: no restart.
+  put_text "$CLOCK_RULE" 644 <<EOF || true
+// Written by Showclock's install.sh (README, "Clock"): the service may set the box's clock
+// from the console while it is not synchronised, through systemd-timedated; nothing else.
+polkit.addRule(function (action, subject) {
+  if (subject.user === "$USER_NAME" &&
+      (action.id === "org.freedesktop.timedate1.set-time" || action.id === "org.freedesktop.timedate1.set-ntp")) {
+    return polkit.Result.YES;
+  }
+});
+EOF
+
   put_text /usr/local/bin/showclock 755 <<EOF || true
 #!/bin/sh
 # showclock key [--rotate-api] [--rotate-viewer]   print (or renew) the control and viewer links
@@ -453,7 +471,7 @@ do_uninstall() {
     if systemd_running; then systemctl disable --now "$SERVICE" || true; else systemctl disable "$SERVICE" || true; fi
   fi
   local path
-  for path in "$UNIT_DIR/$SERVICE" "$UNIT_DIR/$SERVICE.d" "$APP_DIR" "$CACHE_DIR" /usr/local/bin/showclock; do
+  for path in "$UNIT_DIR/$SERVICE" "$UNIT_DIR/$SERVICE.d" "$APP_DIR" "$CACHE_DIR" /usr/local/bin/showclock "$CLOCK_RULE"; do
     if [ -e "$ROOT$path" ]; then
       rm -rf "$ROOT$path"
       say "removed $path"

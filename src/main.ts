@@ -27,6 +27,9 @@ import { StorageWatch } from './store/storage-watch.js';
 import { removeServing, writeServing } from './store/serving-file.js';
 import { notifyReady } from './systemd/notify-ready.js';
 import { startWatchdog } from './systemd/watchdog.js';
+import { runCommand } from './systemd/run-command.js';
+import { ClockWatch, readClockSync } from './systemd/time-sync.js';
+import { boxClock } from './systemd/clock-setter.js';
 import type { VenueWatch } from './venue/venue-overview.js';
 import { venueTag } from './config/venue-config.js';
 import type { ApiVersion } from './commands/operations.js';
@@ -198,6 +201,23 @@ async function serveRoom(): Promise<void> {
   shutdown.add('storage watch', () => storageWatch.close());
 
   const limiter = new FixedWindowLimiter({ limit: config.rateLimit, nowMs: systemClock.monoMs });
+  // Is the wall clock synchronised (chrony, timesyncd, or nothing)? Asked now and every 30 s in the
+  // background, through timedatectl and chronyc (each killed after 2 s); requests read the last answer.
+  // Setting it by hand goes through `timedatectl set-time` (polkit rule from install.sh).
+  const run = runCommand();
+  const clockWatch = new ClockWatch({ read: () => readClockSync(run), wallMs: systemClock.wallMs, monoMs: systemClock.monoMs, scheduler, logger });
+  clockWatch.start();
+  shutdown.add('clock watch', () => clockWatch.close());
+  const clock = boxClock({
+    run,
+    current: () => clockWatch.current(),
+    refresh: () => clockWatch.refresh(),
+    ntpEnabled: () => clockWatch.ntpEnabled,
+    markSetByHand: (atWallMs) => clockWatch.markSetByHand(atWallMs),
+    wallMs: systemClock.wallMs,
+    monoMs: systemClock.monoMs,
+    logger,
+  });
   // The venue overview's watching (src/venue), started below once the port is known; /venue answers 503 until then.
   let venueWatch: VenueWatch | null = null;
   const app = createApp({
@@ -212,6 +232,7 @@ async function serveRoom(): Promise<void> {
     venue: { key: () => config.venue.key, name: () => config.venue.name, overview: () => venueWatch },
     logos,
     links: config,
+    clock,
   });
 
   let listening: ServerType;

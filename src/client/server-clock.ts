@@ -14,6 +14,12 @@ export interface ServerClock {
   hint(serverNowMs: number): void;
   /** Round trip of the sample in use, ms; null without one. */
   bestRoundTripMs(): number | null;
+  /**
+   * The server's clock stepped (a snapshot says so: snapshotSaysStep): the sample kept is
+   * forgotten, and the snapshot's serverNow stands until the next round trip, so nothing is
+   * drawn from the old offset meanwhile. Follow it with sync().
+   */
+  stepped(serverNowMs: number): void;
 }
 
 export interface ServerClockOptions {
@@ -27,6 +33,28 @@ export interface ServerClockOptions {
 
 /** Drift allowed for the device's clock against the server's: 100 ppm, twice a poor crystal's. */
 const DRIFT_PER_MS = 100e-6;
+/**
+ * Beyond both samples' bounds, how far a new sample's offset may be from the kept one's before
+ * it says the server's clock stepped (set by hand, or by NTP: issue 33), or this device's
+ * monotonic clock stood still (a sleep): the kept sample is then wrong, and the new one replaces it.
+ * A second: far beyond what a busy device or network makes of a round trip (a slow sample that
+ * merely disagrees a little never replaces a quick one), far below a step worth following.
+ */
+const STEP_MARGIN_MS = 1_000;
+
+/**
+ * How far a snapshot's serverNow may be from this page's estimate of the server's time before the
+ * page measures again at once: a snapshot is stamped when it is sent, so a gap this large means the
+ * box's clock stepped (issue 33: set by hand, or NTP), and until the next measurement every running
+ * time drawn from the new snapshot's endAt would be off by the step.
+ */
+export const SNAPSHOT_STEP_MS = 2_000;
+
+/** Whether a snapshot stamped `serverNowMs` says the server's clock stepped since this estimate was made. */
+export function snapshotSaysStep(clock: Pick<ServerClock, 'now'>, serverNowMs: number): boolean {
+  const estimate = clock.now();
+  return estimate !== null && Math.abs(serverNowMs - estimate) > SNAPSHOT_STEP_MS;
+}
 
 interface Sample {
   readonly roundTripMs: number;
@@ -65,6 +93,10 @@ export function createServerClock(timeUrl: string, opts: ServerClockOptions = {}
       if (best === null) hintOffsetMs = serverNowMs - perfNow();
     },
     bestRoundTripMs: () => (best === null ? null : best.roundTripMs),
+    stepped(serverNowMs) {
+      best = null;
+      hintOffsetMs = serverNowMs - perfNow();
+    },
     async sync() {
       let changed = false;
       for (let i = 0; i < samples; i += 1) {
@@ -79,7 +111,8 @@ export function createServerClock(timeUrl: string, opts: ServerClockOptions = {}
         const receivedMs = perfNow();
         // The server read its clock somewhere in the round trip; the middle is the best guess.
         const sample: Sample = { roundTripMs: receivedMs - sentMs, offsetMs: serverNowMs - (sentMs + receivedMs) / 2, atPerfMs: receivedMs };
-        if (best === null || bound(sample, receivedMs) <= bound(best, receivedMs)) {
+        const stepped = best !== null && Math.abs(sample.offsetMs - best.offsetMs) > bound(sample, receivedMs) + bound(best, receivedMs) + STEP_MARGIN_MS;
+        if (best === null || stepped || bound(sample, receivedMs) <= bound(best, receivedMs)) {
           changed = changed || best === null || sample.offsetMs !== best.offsetMs;
           best = sample;
         }

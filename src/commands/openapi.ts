@@ -506,6 +506,89 @@ function runningOrderPaths(): Record<string, JsonObject> {
   };
 }
 
+/**
+ * The box's clock (src/api/clock-routes.ts, issue 33): written by hand, because neither
+ * operation changes the room, and the answer is the clock's state, not the room's.
+ */
+function clockPaths(): Record<string, JsonObject> {
+  const keyParameter = { name: 'api_key', in: 'path', required: true, description: 'The room\'s API key', schema: { type: 'string' } };
+  const clockSchema = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['synced', 'source', 'since', 'detail'],
+    properties: {
+      synced: { type: 'boolean', nullable: true, description: 'true: a time server keeps the clock; false: nothing does (a Pi booted without network has fake-hwclock\'s time); null: the box cannot tell' },
+      source: { type: 'string', enum: ['timesyncd', 'chrony', 'none', 'unknown'], description: 'The NTP client that answered (chrony wins when both answer), none when no NTP service is enabled' },
+      offsetMs: { type: 'number', description: 'The box\'s clock minus its time server\'s, ms, when the source says' },
+      maxErrorMs: { type: 'number', description: 'How far off the clock may be at most, ms: |offset| + root distance (timesyncd), |offset| + root delay / 2 + root dispersion (chrony)' },
+      server: { type: 'string', description: 'The time server in use, when the source names it' },
+      since: { type: 'integer', description: 'Since when (ms since 1970, on the box\'s clock) `synced` and `source` have been as they are' },
+      setByHandAt: { type: 'integer', description: 'When the clock was last set through /clock/set (ms since 1970), since the service started' },
+      detail: { type: 'string', description: 'What the box knows of its clock, in a sentence' },
+    },
+  };
+  const body = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['ok', 'clock', 'serverNow'],
+    properties: { ok: { type: 'boolean', enum: [true] }, clock: clockSchema, serverNow: { type: 'integer', description: 'The box\'s clock when it answered, ms since 1970' } },
+  };
+  const success = (description: string) => ({ description, headers: rateHeaders, content: { 'application/json': { schema: body } } });
+  const atParameter = {
+    name: 'at',
+    in: 'query',
+    required: false,
+    description: 'The time to set, whole ms since 1970 (the console sends its device\'s Date.now()); required, in the query or (POST) the JSON body',
+    schema: { type: 'integer', minimum: 0 },
+    example: 1767261600000,
+  };
+  const set = (method: 'GET' | 'POST'): JsonObject => ({
+    operationId: `v1_clock_set_${method.toLowerCase()}`,
+    tags: ['v1'],
+    summary: 'Addition: set the box\'s clock, only while it is not synchronised',
+    description:
+      'Addition to v1: sets the box\'s wall clock to `at` (with the time the request took on the box added) through systemd-timedated (`timedatectl set-time`; ' +
+      'install.sh allows the service that one action, and set-ntp, with a polkit rule). While an NTP service is enabled but reaches no server, NTP is turned off for the step ' +
+      'and on again after. 200 only once the clock was set. Refused with 409 while the box is synchronised (a clock a server keeps is never set by hand), 400 for `at` missing, ' +
+      'not whole milliseconds, or more than a year from the box\'s clock; 503 when the box could not set it (the message says what to do). Running timers are not moved: they count on the monotonic clock.',
+    parameters: [keyParameter, atParameter],
+    ...(method === 'POST'
+      ? { requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { at: { type: 'integer', minimum: 0 } } } } } } }
+      : {}),
+    responses: {
+      '200': success('The clock was set: its state after'),
+      '400': errorResponses['400'],
+      '401': errorResponses['401'],
+      '404': errorResponses['404'],
+      '409': jsonResponse('The box\'s clock is synchronised (or being set already): it is not set by hand', 'Error'),
+      ...(method === 'POST' ? { '413': responseRef('BodyTooLarge') } : {}),
+      '429': errorResponses['429'],
+      '503': jsonResponse('The clock could not be set: the box is not allowed to (polkit), timedated did not answer, or the box does not set its clock; the message says what to do', 'Error'),
+    },
+  });
+  return {
+    '/api/v1/{api_key}/clock': {
+      get: {
+        operationId: 'v1_clock',
+        tags: ['v1'],
+        summary: 'Addition: whether the box\'s clock is synchronised, and how far off it may be',
+        description:
+          'Addition to v1: the box\'s wall clock as it last checked it (every 30 s, with chronyc or timedatectl): synchronised or not, the source, offset and maximum error when known. ' +
+          'While it is not synchronised, the time of day, scheduled starts and end-at timers may be wrong (running timers are not affected). A read: nothing changes. /healthz carries the same `clock`.',
+        parameters: [keyParameter],
+        responses: {
+          '200': success('The clock\'s state'),
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '404': errorResponses['404'],
+          '429': errorResponses['429'],
+        },
+      },
+    },
+    '/api/v1/{api_key}/clock/set': { get: set('GET'), post: set('POST') },
+  };
+}
+
 export function buildOpenApiDocument(): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const op of operations) {
@@ -567,6 +650,7 @@ export function buildOpenApiDocument(): JsonObject {
   };
   Object.assign(paths, logoPaths());
   Object.assign(paths, runningOrderPaths());
+  Object.assign(paths, clockPaths());
   Object.assign(paths, askPaths());
   return {
     openapi: '3.0.3',
@@ -583,7 +667,8 @@ export function buildOpenApiDocument(): JsonObject {
         'with `timeZone`, `clockFormat`, `chimeAtZero`, `chimeAtWarning` and `chimeVolume` in /settings; tags, /display, the logo, ' +
         'audience questions (sent to /ask/{audience_key}, moderated with /questions and /question/*, the shown one on the screens), ' +
         'and the schedule and the aux timer: `plannedStart` in /settings, /show_reset, the second timer (/aux, aux_start, aux_pause, aux_toggle, aux_reset, aux_adjust), ' +
-        'and `actuals`, `aux` and `schedule` in the state (v0 answers its state as it always was, without them). ' +
+        'and `actuals`, `aux` and `schedule` in the state (v0 answers its state as it always was, without them); ' +
+        'the box\'s clock: /clock (synchronised or not) and /clock/set (set it by hand while it is not). ' +
         'Text lengths count characters as code points (an emoji is one), as JSON Schema does; patterns are ECMA-262 regular expressions read with the `u` flag.',
       contact: { name: 'Showclock' },
       // The project has not chosen a licence: this states that none is granted.

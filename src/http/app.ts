@@ -34,6 +34,8 @@ import { mountApi, mountUnknownCommands } from '../api/api-routes.js';
 import { mountEvents } from '../api/event-routes.js';
 import { mountLogo } from '../api/logo-routes.js';
 import { mountRunningOrder } from '../api/running-order-routes.js';
+import { mountClock, UNWATCHED_CLOCK } from '../api/clock-routes.js';
+import type { BoxClock } from '../domain/clock-sync.js';
 import { CachedRouter } from './cached-router.js';
 
 export interface HttpDeps {
@@ -60,6 +62,8 @@ export interface HttpDeps {
   readonly links?: LinkConfig;
   /** The venue (src/venue): its key (accepted on /view as a viewer key, and opening /venue), this room's name, the overview once started. */
   readonly venue?: VenueDeps;
+  /** Whether the box's wall clock is synchronised, and setting it by hand (src/systemd/time-sync.ts); unknown and never set when not given. */
+  readonly clock?: BoxClock;
 }
 
 export interface VenueDeps {
@@ -155,15 +159,18 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
     isApiPath(c.req.path) ? errorResponse(c, 404, 'unknown operation: see /api/v1/openapi.json for the list of operations') : unknownPath(c),
   );
 
+  const boxClock = deps.clock ?? UNWATCHED_CLOCK;
   // 503 for a monitor whenever something is wrong: stopping, or the room not being saved (the body says which).
+  // The clock is told, never counted: a clock not synchronised is no reason for systemd or the kiosk to restart anything.
   app.get('/healthz', (c) => {
     c.set('route', 'GET /healthz');
     c.set('read', true);
     const stopping = deps.isShuttingDown?.() ?? false;
     const health = storage();
+    const clock = boxClock.current();
     const body = health.saving
-      ? { ok: !stopping, stopping, storage: 'ok' as const }
-      : { ok: false, stopping, storage: 'failing' as const, problem: `the room is not being saved: ${health.problem}`, since: new Date(health.sinceWallMs).toISOString() };
+      ? { ok: !stopping, stopping, storage: 'ok' as const, clock }
+      : { ok: false, stopping, storage: 'failing' as const, problem: `the room is not being saved: ${health.problem}`, since: new Date(health.sinceWallMs).toISOString(), clock };
     return jsonAnswer(c, body, stopping || !health.saving ? 503 : 200, { 'Cache-Control': 'no-store' });
   });
 
@@ -200,12 +207,14 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
     links: deps.links,
     hub,
     pagesDirs: deps.viewer?.pagesDirs,
+    clockSynced: () => boxClock.current().synced,
     ...(deps.venue === undefined ? {} : { venueKey: deps.venue.key, roomName: deps.venue.name }),
   });
   mountVenue(app, { service: deps.service, limiter: deps.limiter, clientAddress, venueKey: deps.venue?.key ?? (() => undefined), overview: deps.venue?.overview ?? (() => null) });
   mountLogo(app, deps);
   mountLogoFile(app, deps);
   mountRunningOrder(app, deps);
+  mountClock(app, { clock: boxClock, wallMs: () => deps.service.serverNow() });
   mountUnknownCommands(app);
 
   return app;

@@ -150,6 +150,7 @@ export function renderControlPage(view: ControlPageView): string {
 <body data-api-key="${escapeHtml(view.apiKey)}" data-viewer-key="${escapeHtml(view.viewerKey)}">
 <header id="top"><h1>Showclock control</h1><span id="connection" role="status">connecting…</span><a id="questions-badge" class="q-badge" href="#questions" aria-live="polite" hidden></a><strong id="show-state" role="status" aria-live="assertive"></strong></header>
 <div id="storage-banner" role="alert" hidden><strong>Not saving</strong> <span id="storage-banner-text"></span></div>
+<div id="clock-banner" role="alert" hidden><strong>Clock</strong> <span id="clock-banner-text"></span> <span id="clock-offset"></span> <button type="button" id="clock-set">Set the box's clock from this device</button></div>
 <div id="notice" role="alert" hidden><span id="notice-text"></span><button type="button" id="notice-close" aria-label="Dismiss">✕</button></div>
 <noscript><p>The control console needs JavaScript. The API and the URLs below work without it.</p></noscript>
 <!-- Before main and sticky in the body: the transport stays in view wherever the page is scrolled. On a

@@ -29,6 +29,7 @@ export const DISPLAY_HTML = `<!doctype html>
 <div id="info" class="info" hidden><span id="next" class="next"></span><span id="tod" class="tod"></span></div>
 <div id="link" class="link" hidden>reconnecting</div>
 </main>
+<div id="clock-warning" class="clock-warning" hidden>Clock not synchronised</div>
 <div id="blackout" class="blackout" hidden></div>
 <button type="button" id="sound" class="sound" hidden>Tap to enable sound</button>
 </body>

@@ -50,18 +50,22 @@ export interface ViewerRouteDeps {
   readonly venueKey?: () => string | undefined;
   /** This room's name (venue.name), in the time answer: what another box's overview calls this room. */
   readonly roomName?: () => string;
+  /** Whether the box's wall clock is synchronised (src/systemd/time-sync.ts): told to the kiosk only, in /display/time. */
+  readonly clockSynced?: () => boolean | null;
 }
 
 /**
  * The server's time, for screens keeping their clock (and the venue's other boxes
  * measuring theirs against it), with the room's name when the box has one to give.
  */
-export function serverTime(c: Context<AppEnv>, service: RoomService, roomName?: () => string): Response {
+export function serverTime(c: Context<AppEnv>, service: RoomService, roomName?: () => string, clockSynced?: () => boolean | null): Response {
   // A read, repeated by every screen to keep its clock: its request line is at debug (src/http/app.ts, requestLog).
   c.set('read', true);
   // The same clock as the snapshots' serverNow/endAt, so offsets estimated here apply to them.
   // No snapshot is made for it: a snapshot derives the whole schedule, which a clock reading has no use for.
-  const body = roomName === undefined ? { serverNow: service.serverNow() } : { serverNow: service.serverNow(), room: roomName() };
+  const named = roomName === undefined ? { serverNow: service.serverNow() } : { serverNow: service.serverNow(), room: roomName() };
+  // The kiosk's only: whether the box's clock is synchronised (issue 33), for its small warning.
+  const body = clockSynced === undefined ? named : { ...named, clockSynced: clockSynced() };
   return jsonAnswer(c, body, 200, { 'Cache-Control': 'no-store' });
 }
 
@@ -144,7 +148,7 @@ export function mountViewer(app: Hono<AppEnv>, deps: ViewerRouteDeps): void {
   };
   app.get('/display', kiosk('', (c) => displayPage(c, false)));
   app.get('/display/events', kiosk('/events', (c) => openStream(c, hub, { kind: 'kiosk', stillAllowed: () => true })));
-  app.get('/display/time', kiosk('/time', (c) => serverTime(c, deps.service)));
+  app.get('/display/time', kiosk('/time', (c) => serverTime(c, deps.service, undefined, deps.clockSynced ?? (() => null))));
   app.get('/display/ask-link.svg', kiosk('/ask-link.svg', (c) => askLinkAnswer(c, deps)));
 
   const assets = assetHandler(deps.pagesDirs ?? pagesDirCandidates());

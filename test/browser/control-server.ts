@@ -2,6 +2,7 @@
 // room service, push hub and system clock, on 127.0.0.1 at a free port, with
 // the page bundles built fresh into a temporary directory. And Debian's
 // chromium, driven by playwright-core.
+import type { BoxClock } from '../../src/domain/clock-sync.js';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { ARTIFACTS, CHROMIUM, launchChromium } from './browser-kit.js';
 import { buildPages } from '../../scripts/build.mjs';
-import { systemClock, timeoutScheduler } from '../../src/app/clock.js';
+import { systemClock, timeoutScheduler, type Clock } from '../../src/app/clock.js';
 import { RoomService } from '../../src/app/room-service.js';
 import { newTimerIdFor } from '../../src/app/timer-ids.js';
 import type { Snapshot } from '../../src/domain/snapshot.js';
@@ -114,12 +115,16 @@ export async function startControlServer(opts: {
   port?: number;
   /** A real state store in this directory, wired as src/main.ts wires it; `ops` may fail writes on purpose. */
   store?: { dataDir: string; ops?: AtomicFileOps };
+  /** The box's clock (synchronised or not, set by hand); unknown and never set when not given. */
+  clock?: BoxClock;
+  /** The service's clocks; the system's unless a test steps the wall clock. */
+  serviceClock?: Clock;
 }): Promise<ControlServer> {
   const scheduler = timeoutScheduler(systemClock);
   const logger = createLogger({ level: 'warn', secrets: () => [API_KEY, VIEWER_KEY] });
   const store = opts.store === undefined ? undefined : new RoomStore({ dataDir: opts.store.dataDir, ops: opts.store.ops, clock: systemClock, scheduler, logger });
   const initialRoom = store === undefined ? opts.room : await store.start(opts.room);
-  const service = new RoomService({ initialRoom, clock: systemClock, scheduler, ...(store === undefined ? {} : { persistence: store }) });
+  const service = new RoomService({ initialRoom, clock: opts.serviceClock ?? systemClock, scheduler, ...(store === undefined ? {} : { persistence: store }) });
   service.start();
   const hub = new PushHub({ source: service });
   hub.start();
@@ -133,6 +138,7 @@ export async function startControlServer(opts: {
     newTimerId: newTimerIdFor(() => service.room),
     ...(store === undefined ? {} : { storage: () => store.health() }),
     viewer: { hub, pagesDirs: [opts.pagesDir] },
+    ...(opts.clock === undefined ? {} : { clock: opts.clock }),
   });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s));

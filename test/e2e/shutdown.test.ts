@@ -139,7 +139,7 @@ describe('Shutdown, the stop sequence', () => {
     expect(order).toEqual(['room written', 'http', 'push streams', 'room service', 'store']);
     expect(healthDuringStop).toEqual([503]);
     const body = (await (await app.request('/healthz')).json()) as Record<string, unknown>;
-    expect(body).toEqual({ ok: false, stopping: true, storage: 'ok' });
+    expect(body).toEqual({ ok: false, stopping: true, storage: 'ok', clock: expect.objectContaining({ synced: null, source: 'unknown' }) });
     expect(exits).toEqual([0]);
   });
 

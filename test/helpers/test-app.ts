@@ -9,6 +9,7 @@ import { logTimeNotice } from '../../src/app/time-notice-log.js';
 import { createRoom } from '../../src/domain/room.js';
 import type { Room } from '../../src/domain/types.js';
 import type { LinkConfig } from '../../src/app/urls.js';
+import type { BoxClock } from '../../src/domain/clock-sync.js';
 import { createApp } from '../../src/http/app.js';
 import type { AppEnv, Keys } from '../../src/web/env.js';
 import { FixedWindowLimiter } from '../../src/app/rate-limit.js';
@@ -82,6 +83,8 @@ export interface TestAppOptions {
   readonly dataDir?: string;
   /** What the links the box gives out start with (`publicUrl`, host, port); the box's own address on 8080 unless a test gives one. */
   readonly links?: LinkConfig;
+  /** The box's clock (synchronised or not, set by hand); unknown and never set unless a test gives one. */
+  readonly clock?: BoxClock;
 }
 
 export interface TestApp {
@@ -137,6 +140,7 @@ export function createTestApp(opts: TestAppOptions = {}): TestApp {
     clientAddress: (c) => c.req.header(CLIENT_HEADER) ?? DEFAULT_CLIENT,
     ...(opts.dataDir === undefined ? {} : { logos: new LogoFiles({ dataDir: opts.dataDir }) }),
     ...(opts.links === undefined ? {} : { links: opts.links }),
+    ...(opts.clock === undefined ? {} : { clock: opts.clock }),
   });
 
   const request = async (path: string, init: RequestInit & { client?: string } = {}): Promise<Response> => {

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/commands/openapi.js';
 import { operations } from '../../src/commands/operations.js';
 import { apiClient, call, OpenApiChecker, resolveRef, servedDocument, type OpenApiDocument } from '../helpers/openapi-check.js';
+import type { BoxClock, ClockSync } from '../../src/domain/clock-sync.js';
 import { createTestApp, roomWithTimers } from '../helpers/test-app.js';
 
 type Json = Record<string, unknown>;
@@ -354,6 +355,12 @@ describe('responses', () => {
   });
 });
 
+const NOT_SYNCED: ClockSync = { synced: false, source: 'timesyncd', since: 1_767_261_000_000, detail: 'systemd-timesyncd has not reached a time server' };
+const SETTABLE_CLOCK: BoxClock = {
+  current: () => NOT_SYNCED,
+  set: async (at) => ({ ok: true, clock: { ...NOT_SYNCED, setByHandAt: at } }),
+};
+
 describe('the document describes what the API answers', () => {
   it('every GET operation answers 2xx when called with the documented examples, and the body fits', async () => {
     // The room has the tag the examples name (tagId k3x9), as a room a client reads its ids from would.
@@ -368,7 +375,8 @@ describe('the document describes what the API answers', () => {
     let called = 0;
     const jsonGets = Object.entries(doc.paths).filter(([path, item]) => item.get !== undefined && answersJson(item.get) && path !== '/api/v1/openapi.json');
     for (const [path] of jsonGets) {
-      const t = createTestApp({ room });
+      // A box whose clock is not synchronised and can be set (GET /clock/set's example sets it).
+      const t = createTestApp({ room, clock: SETTABLE_CLOCK });
       const query = new URLSearchParams();
       for (const p of parameters(path, 'get')) {
         if (p.in === 'query') query.set(p.name, String(p.example));

@@ -175,7 +175,7 @@ describe('install.sh on a fresh box', () => {
       const s = sandbox();
       const first = s.run();
       expect(first.status, first.out).toBe(0);
-      expect(first.calls).toContain('apt-get install -y -q --no-install-recommends nodejs npm g++ make python3 cage chromium');
+      expect(first.calls).toContain('apt-get install -y -q --no-install-recommends nodejs npm g++ make python3 polkitd cage chromium');
       expect(first.calls.filter((c) => c.startsWith('useradd')).map((c) => c.split(' ').at(-1))).toEqual(['showclock', 'showclock-kiosk']);
       expect(first.calls).toContain('usermod -a -G gpio showclock');
       expect(first.calls).toEqual(
@@ -197,9 +197,14 @@ describe('install.sh on a fresh box', () => {
         'usr/local/bin/showclock',
         'etc/showclock/config.json',
         'var/lib/showclock/keys.json',
+        'etc/polkit-1/rules.d/50-showclock-clock.rules',
       ]) {
         expect(exists(s, file), file).toBe(true);
       }
+      // The clock rule: the service's user, timedated's set-time and set-ntp, nothing else.
+      const rule = read(s, 'etc/polkit-1/rules.d/50-showclock-clock.rules');
+      expect(rule).toContain('subject.user === "showclock"');
+      expect([...rule.matchAll(/"(org\.freedesktop\.[a-z0-9.-]+)"/g)].map((m) => m[1])).toEqual(['org.freedesktop.timedate1.set-time', 'org.freedesktop.timedate1.set-ntp']);
       expect(statSync(path.join(s.root, 'opt/showclock/bin/showclock-kiosk')).mode & 0o777).toBe(0o755);
       // The links are printed at the end (and the keys made for them).
       expect(first.out).toMatch(/Control room: http:\/\/\S+:8080\/control\/[A-Za-z0-9_-]{16,}/);
@@ -220,7 +225,7 @@ describe('install.sh on a fresh box', () => {
       const s = sandbox();
       const first = s.run('--no-kiosk');
       expect(first.status, first.out).toBe(0);
-      expect(first.calls).toContain('apt-get install -y -q --no-install-recommends nodejs npm g++ make python3');
+      expect(first.calls).toContain('apt-get install -y -q --no-install-recommends nodejs npm g++ make python3 polkitd');
       expect(exists(s, 'etc/systemd/system/showclock-kiosk.service')).toBe(false);
       expect(first.calls.filter((c) => c.startsWith('useradd')).map((c) => c.split(' ').at(-1))).toEqual(['showclock']);
     },
@@ -360,7 +365,7 @@ describe('install.sh over the life of a box', () => {
       writeFileSync(path.join(s.root, 'var/cache/showclock/showclock.cjs.cache'), 'cache');
       const removed = s.run('--uninstall');
       expect(removed.status, removed.out).toBe(0);
-      for (const file of ['opt/showclock', 'var/cache/showclock', 'etc/systemd/system/showclock.service', 'usr/local/bin/showclock']) {
+      for (const file of ['opt/showclock', 'var/cache/showclock', 'etc/systemd/system/showclock.service', 'usr/local/bin/showclock', 'etc/polkit-1/rules.d/50-showclock-clock.rules']) {
         expect(exists(s, file), file).toBe(false);
       }
       expect(removed.calls).toEqual(expect.arrayContaining(['systemctl disable --now showclock.service', 'userdel showclock']));

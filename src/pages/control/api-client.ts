@@ -3,6 +3,7 @@
 // operator can act on: the API's own error message where there is one.
 import type { Snapshot } from '../../domain/snapshot.js';
 import type { Timer } from '../../domain/types.js';
+import type { ClockSync } from '../../domain/clock-sync.js';
 
 export type ApiResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
@@ -14,6 +15,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isSnapshot(value: unknown): value is Snapshot {
   return isRecord(value) && typeof value.seq === 'number' && Array.isArray(value.timers);
+}
+
+function clockOf(answer: ApiResult<unknown>): ApiResult<ClockSync> {
+  if (!answer.ok) return answer;
+  const clock = isRecord(answer.value) ? answer.value.clock : undefined;
+  return isRecord(clock) && 'synced' in clock ? { ok: true, value: clock as unknown as ClockSync } : { ok: false, error: 'the box sent an answer without its clock' };
 }
 
 export class ApiClient {
@@ -73,6 +80,16 @@ export class ApiClient {
     if (!answer.ok) return answer;
     const state = isRecord(answer.value) ? answer.value.state : undefined;
     return isSnapshot(state) ? { ok: true, value: state } : { ok: false, error: 'the box sent an answer without a state' };
+  }
+
+  /** Whether the box's clock is synchronised (GET /clock). */
+  async clock(): Promise<ApiResult<ClockSync>> {
+    return clockOf(await this.#request('GET', '/clock'));
+  }
+
+  /** Sets the box's clock to `atMs` (this device's Date.now()); the box refuses while it is synchronised. */
+  async setClock(atMs: number): Promise<ApiResult<ClockSync>> {
+    return clockOf(await this.#request('POST', '/clock/set', { at: atMs }));
   }
 
   #request(method: 'GET' | 'POST', path: string, body?: Body): Promise<ApiResult<unknown>> {

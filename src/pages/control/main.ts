@@ -7,7 +7,7 @@ import '../display/screen.css';
 import './control.css';
 import type { Snapshot } from '../../domain/snapshot.js';
 import { startLiveStream } from '../display/live-stream.js';
-import { createServerClock } from '../../client/server-clock.js';
+import { createServerClock, snapshotSaysStep } from '../../client/server-clock.js';
 import { scheduleAtEstimate } from '../../client/schedule-clock.js';
 import { ApiClient } from './api-client.js';
 import { AuxPanel } from './aux-panel.js';
@@ -26,6 +26,7 @@ import { RunningOrder } from './running-order.js';
 import { SettingsPanel } from './settings-panel.js';
 import { ShowLine } from './show-line.js';
 import { StorageBanner } from './storage-banner.js';
+import { ClockBanner } from './clock-banner.js';
 import { TagsPanel } from './tags-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { TransportPanel } from './transport-panel.js';
@@ -75,6 +76,8 @@ function start(): void {
   const preview = new Preview(clock, viewerKey);
   const showLine = new ShowLine();
   const aux = new AuxPanel(commands);
+  // The box's clock: a banner while it is not synchronised; setting it makes this page measure the box's time again.
+  const boxClock = new ClockBanner(api, () => clock.now(), notices, () => sync());
   /** What moves with the clock, from the newest snapshot at the server's time as estimated here. */
   const follow = (): void => {
     const snapshot = latest.current;
@@ -85,6 +88,7 @@ function start(): void {
     transport.follow(snapshot, nowMs);
     order.renderSchedule(schedule, snapshot);
     aux.follow(snapshot, nowMs);
+    boxClock.follow();
   };
   latest.subscribe((snapshot: Snapshot) => {
     transport.render(snapshot);
@@ -96,6 +100,7 @@ function start(): void {
     questions.render(snapshot);
     preview.show(snapshot);
     aux.render(snapshot);
+    boxClock.render(snapshot);
     // After the preview, which gives the clock its first estimate (the snapshot's serverNow).
     follow();
     document.body.setAttribute('data-seq', String(snapshot.seq));
@@ -121,6 +126,11 @@ function start(): void {
     `/api/v1/${encodeURIComponent(apiKey)}/events`,
     {
       onSnapshot(snapshot) {
+        // The box's clock stepped (set by hand, NTP): measure again now, so the preview's running time stays where it was.
+        if (snapshotSaysStep(clock, snapshot.serverNow)) {
+          clock.stepped(snapshot.serverNow);
+          sync();
+        }
         // The first snapshot of a connection is the box's present even if its seq is
         // lower (a box restarted without saved state); later ones only if newer.
         if (firstOfConnection) latest.replace(snapshot);
@@ -151,6 +161,7 @@ function start(): void {
 
   sync();
   setInterval(sync, RESYNC_MS);
+  boxClock.start();
   setInterval(follow, FOLLOW_MS);
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState !== 'visible') return;

@@ -17,8 +17,25 @@ import { extrasAt, type ExtrasChoice } from '../../client/screen-extras.js';
 import { keepAwake } from './keep-awake.js';
 import { startLiveStream } from './live-stream.js';
 import { createScreen } from './screen.js';
-import { createServerClock } from '../../client/server-clock.js';
+import { createServerClock, snapshotSaysStep } from '../../client/server-clock.js';
 import { viewOptions } from './view-options.js';
+
+/**
+ * The kiosk (/display, on the box's own HDMI output) shows a small warning while the box's
+ * clock is not synchronised (issue 33). Its time answer says so beside serverNow, so the
+ * warning rides on the clock's own round trips (at load, in the first 30 s, then every
+ * minute) and costs no request of its own; viewer links are not told.
+ */
+function kioskTimeReader(warning: HTMLElement): (url: string) => Promise<number> {
+  return async (url) => {
+    const response = await fetch(url, { cache: 'no-store', credentials: 'same-origin' });
+    if (!response.ok) throw new Error(`time endpoint answered ${response.status}`);
+    const body = (await response.json()) as { serverNow?: unknown; clockSynced?: unknown };
+    if (typeof body.serverNow !== 'number') throw new Error('time endpoint gave no serverNow');
+    warning.hidden = body.clockSynced !== false;
+    return body.serverNow;
+  };
+}
 
 /** When the clock offset is estimated again after the first burst: soon (the page was busy loading), then now and then. */
 const EARLY_RESYNCS_MS = [1_500, 5_000, 15_000, 30_000];
@@ -39,7 +56,8 @@ function start(): void {
   const auxIsMain = options.show === 'aux';
   // The stream and time endpoints sit under the page's own path, so no key is written into the page.
   const base = location.pathname.replace(/\/+$/, '');
-  const clock = createServerClock(`${base}/time`);
+  const warning = base === '/display' ? document.getElementById('clock-warning') : null;
+  const clock = createServerClock(`${base}/time`, warning === null ? {} : { fetchTime: kioskTimeReader(warning) });
   const screen = createScreen();
   let state: Snapshot | null = null;
   let pending: ReturnType<typeof setTimeout> | null = null;
@@ -113,6 +131,11 @@ function start(): void {
 
   startLiveStream(`${base}/events`, {
     onSnapshot(snapshot) {
+      // The box's clock stepped (set by hand, NTP): measure again now, so a running time stays where it was.
+      if (snapshotSaysStep(clock, snapshot.serverNow)) {
+        clock.stepped(snapshot.serverNow);
+        resync();
+      }
       clock.hint(snapshot.serverNow);
       state = snapshot;
       // An older box sends no display settings: the look stays the stylesheet's own.
