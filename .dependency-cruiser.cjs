@@ -6,9 +6,9 @@
 // Layers (lower to higher, each importing only downward): domain, client, schema,
 // commands, app, log, config, keys, store, systemd, push, web, venue (the venue's other rooms, watched
 // for the overview). Adapters, the ways
-// in and out: api, pages, osc, gpio, tally, mqtt, mdns, companion, cli. src/http is the composition
+// in and out: api, pages, osc, gpio, tally, mqtt, mdns, cec, companion, cli. src/http is the composition
 // of the HTTP side (the one hono app mounting api and pages); main.ts wires it all.
-const ADAPTERS = 'api|pages|osc|gpio|tally|mqtt|mdns|companion|cli';
+const ADAPTERS = 'api|pages|osc|gpio|tally|mqtt|mdns|cec|companion|cli';
 const LAYERS = 'domain|client|schema|commands|app|log|config|keys|store|systemd|push|web|venue';
 /** The HTTP adapter: its composition, the API, the shared hono plumbing, the pages' server side (src/pages/*.ts). */
 const HTTP_SIDE = ['^src/(http|api|web)/', '^src/pages/[^/]+\\.ts$'];

@@ -4,6 +4,8 @@
 standard library alone (no image package on the host is needed).
 
     box-screen.py QMP_SOCKET OUT.png
+    box-screen.py QMP_SOCKET OUT.png X Y W H   only that part, three times as large
+                                               (small print, for tesseract)
 """
 import json
 import os
@@ -62,14 +64,28 @@ def write_png(path, width, height, rgb):
         f.write(png)
 
 
+def crop_scaled(width, height, rgb, x, y, w, h, scale=3):
+    """The part (x, y, w, h) of the picture, each pixel made scale x scale (nearest neighbour)."""
+    x, y = max(0, min(x, width - 1)), max(0, min(y, height - 1))
+    w, h = min(w, width - x), min(h, height - y)
+    rows = []
+    for row in range(y, y + h):
+        line = rgb[(row * width + x) * 3:(row * width + x + w) * 3]
+        wide = b"".join(line[i:i + 3] * scale for i in range(0, len(line), 3))
+        rows.extend([wide] * scale)
+    return w * scale, h * scale, b"".join(rows)
+
+
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 7):
         raise SystemExit(__doc__)
     sock_path, out = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
         ppm = os.path.join(tmp, "screen.ppm")
         qmp(sock_path, "screendump", {"filename": ppm})
         width, height, rgb = read_ppm(ppm)
+    if len(sys.argv) == 7:
+        width, height, rgb = crop_scaled(width, height, rgb, *(int(v) for v in sys.argv[3:7]))
     write_png(out, width, height, rgb)
     print("%s %dx%d" % (out, width, height))
 

@@ -3,6 +3,9 @@
 # Trixie is without the Pi's kernel and firmware) that installs Showclock with
 # the project's own install.sh, as the README tells a user, and boots it with
 # real systemd, apt, users, kernel and page cache. Everything but the GPIO pins.
+# Beside its disk it has a second, empty one (/dev/vdb: the data place of a
+# read-only box), a hardware watchdog (i6300esb, which resets the machine), and a
+# sound card (HDA) whose output QEMU records to audio.wav in the state directory.
 #
 #   scripts/box-vm.sh build        a fresh box: the cached base image, then `npm run package`
 #                                  and install.sh inside the machine; ends with the machine down
@@ -12,7 +15,7 @@
 #   scripts/box-vm.sh up           boots it headless (virtual HDMI, QMP), waits until the service
 #                                  answers, prints SHOWCLOCK_URL=... and the three keys, leaves it
 #                                  running; exit 3 when install.sh never finished in it
-#   scripts/box-vm.sh shot F.png   what the virtual HDMI output shows now
+#   scripts/box-vm.sh shot F.png [X Y W H]  what the virtual HDMI output shows now (a part of it, enlarged)
 #   scripts/box-vm.sh run CMD...   runs CMD as root inside the machine (its output and exit status)
 #   scripts/box-vm.sh cut          pulls the power: the emulator killed, nothing synced
 #   scripts/box-vm.sh down         an orderly poweroff
@@ -34,9 +37,13 @@ ACCEL=${SHOWCLOCK_BOX_ACCEL:-tcg}
 MEMORY_MB=${SHOWCLOCK_BOX_MEMORY_MB:-2048}
 # What the base image holds: a booting Debian with ssh (the `run` channel), and
 # what install.sh installs itself when missing (so a build needs no download once cached).
-PACKAGES=systemd-sysv,udev,dbus,systemd-resolved,linux-image-amd64,initramfs-tools,openssh-server,ca-certificates,iproute2,procps,nodejs,npm,g++,make,python3,cage,chromium,fonts-dejavu-core
+# overlayroot (install.sh --read-only) comes in a step of its own, after the kernel: its
+# initramfs hook copies cryptsetup, which apt may not have unpacked yet when the kernel's own
+# postinst builds the initramfs in the same transaction. Its boot script runs with busybox's
+# grep: without busybox in the initramfs the overlay silently never comes up.
+PACKAGES=systemd-sysv,udev,dbus,systemd-resolved,linux-image-amd64,initramfs-tools,openssh-server,ca-certificates,iproute2,procps,nodejs,npm,g++,make,python3,cage,chromium,fonts-dejavu-core,e2fsprogs,busybox,systemd-timesyncd,polkitd,cryptsetup-bin,v4l-utils,alsa-utils
 # Bumped when the way the base image is made changes, so an old cache is not used.
-BASE_RECIPE=1
+BASE_RECIPE=2
 
 say() { printf 'box: %s\n' "$*" >&2; }
 die() {
@@ -84,6 +91,7 @@ make_base() {
     --customize-hook='printf "/dev/vda / ext4 rw,errors=remount-ro 0 1\n" > "$1/etc/fstab"' \
     --customize-hook='mkdir -p "$1/etc/systemd/network" && printf "[Match]\nName=en*\n[Network]\nDHCP=yes\n" > "$1/etc/systemd/network/50-dhcp.network"' \
     --customize-hook='chroot "$1" systemctl enable systemd-networkd systemd-resolved ssh serial-getty@ttyS0.service' \
+    --customize-hook='chroot "$1" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends overlayroot' \
     trixie "$tree" >"$building/mmdebstrap.log" 2>&1 || {
     tail -20 "$building/mmdebstrap.log" >&2
     die "mmdebstrap failed (log: $building/mmdebstrap.log)"
@@ -181,7 +189,10 @@ boot() {
   qemu-system-x86_64 "${cpu[@]}" -m "$MEMORY_MB" -smp 2 \
     -kernel "$BASE/vmlinuz" -initrd "$BASE/initrd" -append "$KERNEL_CMDLINE" \
     -drive "file=$STATE/disk.qcow2,if=virtio,format=qcow2,cache=writeback" \
+    -drive "file=$STATE/data.qcow2,if=virtio,format=qcow2,cache=writeback" \
     -device virtio-vga -display none \
+    -device i6300esb -action watchdog=reset \
+    -audiodev "wav,id=hdmi,path=$STATE/audio.wav" -device intel-hda -device hda-output,audiodev=hdmi \
     -qmp "unix:$STATE/qmp.sock,server,nowait" \
     -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$SSH_PORT-:22,hostfwd=tcp:127.0.0.1:$HTTP_PORT-:8080" \
     -device virtio-net-pci,netdev=n0 \
@@ -207,6 +218,9 @@ cmd_build() {
   mkdir -p "$STATE/release"
   printf 'BASE=%s\n' "$base" >"$STATE/machine.env"
   qemu-img create -q -f qcow2 -F qcow2 -b "$base/base.qcow2" "$STATE/disk.qcow2"
+  # A second, empty disk (/dev/vdb): the writable data place of a read-only box
+  # (install.sh --read-only /dev/vdb), as a second partition or a USB stick is on a Pi.
+  qemu-img create -q -f qcow2 "$STATE/data.qcow2" 256M
   if [ -n "${SHOWCLOCK_BOX_RELEASE:-}" ]; then
     cp "$SHOWCLOCK_BOX_RELEASE" "$STATE/release/"
   else
@@ -260,10 +274,10 @@ cmd_run() {
 }
 
 cmd_shot() {
-  [ "$#" -eq 1 ] || die "usage: scripts/box-vm.sh shot FILE.png"
+  [ "$#" -eq 1 ] || [ "$#" -eq 5 ] || die "usage: scripts/box-vm.sh shot FILE.png [X Y W H]"
   load_state
   running || die "the machine is not running: scripts/box-vm.sh up"
-  python3 "$ROOT/scripts/box-screen.py" "$STATE/qmp.sock" "$1"
+  python3 "$ROOT/scripts/box-screen.py" "$STATE/qmp.sock" "$@"
 }
 
 cmd_cut() {

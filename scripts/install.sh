@@ -6,6 +6,9 @@
 #   sudo ./install.sh --no-kiosk    the same, without the HDMI kiosk (no cage, no Chromium)
 #   sudo ./install.sh --uninstall   remove it; keeps /var/lib/showclock (room, keys) and /etc/showclock
 #   sudo ./install.sh --uninstall --purge   remove those too
+#   sudo ./install.sh --read-only DEVICE    the system read-only from the next boot; the room, keys
+#                                           and config on DEVICE (a second partition, a USB stick)
+#   sudo ./install.sh --read-write          writable again from the next boot (the data stays on DEVICE)
 #
 # Running it again changes nothing that is already right: files are only
 # written when their content differs, users and packages only added when
@@ -30,11 +33,26 @@ USER_NAME=showclock
 KIOSK_USER=showclock-kiosk
 # The polkit rule that lets the service set the clock (README, "Clock").
 CLOCK_RULE=/etc/polkit-1/rules.d/50-showclock-clock.rules
+# systemd's hardware watchdog settings (README, "Watchdog").
+WATCHDOG_CONF=/etc/systemd/system.conf.d/showclock-watchdog.conf
 NODE=${SHOWCLOCK_NODE:-/usr/bin/node}
+# The read-only system (README, "Read-only system"): Debian's overlayroot (what Raspberry Pi
+# OS's own "Overlay File System" is) puts a RAM overlay over the root file system at boot when
+# its config says so; the room, keys and config live on a data place of their own, mounted at
+# DATA_MOUNT and bound onto DATA_DIR and ETC_DIR, so the service finds them where it always does.
+DATA_MOUNT=/srv/showclock
+DATA_LABEL=showclock-data
+OVERLAY_CONF=/etc/overlayroot.local.conf
+# Where overlayroot mounts the real root file system (read-only) under the overlay.
+LOWER=/media/root-ro
+READ_ONLY_DROPIN=$UNIT_DIR/$SERVICE.d/read-only.conf
+JOURNAL_DROPIN=/etc/systemd/journald.conf.d/showclock-read-only.conf
+REMOUNT_DROPIN=/etc/systemd/system/systemd-remount-fs.service.d/showclock-read-only.conf
 
 mode=install
 kiosk=yes
 purge=no
+data_device=
 
 say() { printf 'showclock: %s\n' "$*"; }
 die() {
@@ -43,12 +61,24 @@ die() {
 }
 
 usage() {
-  sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+set_mode() {
+  if [ "$mode" != install ]; then die "--$mode and --$1 do not go together: one at a time"; fi
+  mode=$1
 }
 
 while [ "$#" -gt 0 ]; do
   case "$1" in
-    --uninstall) mode=uninstall ;;
+    --uninstall) set_mode uninstall ;;
+    --read-only)
+      set_mode read-only
+      if [ "$#" -lt 2 ] || [ "${2#-}" != "$2" ]; then die "--read-only needs the device for the room, keys and config, e.g. sudo $0 --read-only /dev/sda1 (lsblk -o NAME,SIZE,FSTYPE,LABEL,MOUNTPOINTS lists them)"; fi
+      data_device=$2
+      shift
+      ;;
+    --read-write) set_mode read-write ;;
     --purge) purge=yes ;;
     --no-kiosk) kiosk=no ;;
     -h | --help)
@@ -60,7 +90,33 @@ while [ "$#" -gt 0 ]; do
   shift
 done
 if [ "$purge" = yes ] && [ "$mode" != uninstall ]; then die "--purge goes with --uninstall"; fi
+if [ "$kiosk" = no ] && [ "$mode" != install ]; then die "--no-kiosk goes with an install, not with --$mode"; fi
 if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then die "run it as root: sudo $0 $*"; fi
+
+# Whether the root file system is overlayroot's overlay (made read-only at this boot):
+# whatever is written outside the data place now is gone at the next reboot.
+overlaid() {
+  [ "$(findmnt -n -o FSTYPE --mountpoint / 2>/dev/null)" = overlay ] && mountpoint -q "$ROOT$LOWER"
+}
+
+# How to change a read-only system: what install.sh says instead of writing what a reboot would undo.
+read_only_way() {
+  cat <<EOF
+the system is read-only (install.sh --read-only): what is written outside the data place is gone at the next reboot, so install.sh changes nothing now.
+  To install, update or remove Showclock, or change the system:
+    sudo ./install.sh --read-write, sudo reboot, do the change (sudo ./install.sh ...),
+    then sudo ./install.sh --read-only DEVICE, sudo reboot.
+  A quick change to the system alone: sudo overlayroot-chroot (a shell on the real root, writable), then sudo reboot.
+  Settings need none of this: $ETC_DIR is on the data place; edit $ETC_DIR/config.json and sudo systemctl restart showclock.
+EOF
+}
+
+if overlaid; then
+  case "$mode" in
+    install | uninstall) die "$(read_only_way)" ;;
+    read-only | read-write) ;;
+  esac
+fi
 if [ "$mode" = install ] && [ -r "$ROOT/etc/os-release" ]; then
   # shellcheck disable=SC1091 # the target system's file, read at run time
   codename=$(. "$ROOT/etc/os-release" && echo "${VERSION_CODENAME:-}")
@@ -132,7 +188,9 @@ install_packages() {
   # onoff's native addon (epoll) is compiled on the Pi by npm: g++, make and python3.
   # polkitd: what lets the service set the clock through timedated (the rule below).
   local wanted=(nodejs npm g++ make python3 polkitd) missing=() package
-  if [ "$kiosk" = yes ]; then wanted+=(cage chromium); fi
+  # v4l-utils: cec-ctl, which switches the screen over HDMI-CEC (README, "Screen (HDMI-CEC)");
+  # alsa-utils: aplay -l, which names the sound cards kiosk.audio can choose (README, "Sound").
+  if [ "$kiosk" = yes ]; then wanted+=(cage chromium v4l-utils alsa-utils); fi
   for package in "${wanted[@]}"; do
     installed "$package" || missing+=("$package")
   done
@@ -226,6 +284,20 @@ write_default_config() {
   // "venue": {
   //   "name": "Main hall", "key": "0123456789abcdef0123456789abcdef",
   //   "rooms": [ "http://192.168.2.10:8080/view/PASTE-ITS-VIEWER-LINK-KEY" ]
+  // },
+
+  // The HDMI screen's sound (README, "Sound"): the chime goes to the HDMI port the
+  // screen is plugged into ("auto"), or to the card you name ("vc4hdmi1": aplay -l
+  // lists them), or nowhere ("off"). Applied at the kiosk's next start.
+  // "kiosk": { "audio": "auto" },
+
+  // The screen over HDMI-CEC (README, "Screen (HDMI-CEC)"; needs v4l-utils: cec-ctl):
+  // on at boot and when a timer starts, standby after a blackout held that many
+  // minutes; the console and /api/v1/<api key>/screen/on|standby|active do it by hand.
+  // Off until you remove the // below. cec-ctl -A lists the devices (a Raspberry Pi: /dev/cec0).
+  // "screen": {
+  //   "cec": { "device": "/dev/cec0" },
+  //   "onAtBoot": true, "onAtStart": true, "standbyAfterBlackoutMinutes": 10
   // },
 
   // Lamps and buttons on the 40-pin header, by BCM number: the GPIO numbers of
@@ -380,6 +452,20 @@ polkit.addRule(function (action, subject) {
 });
 EOF
 
+  # The hardware watchdog (README, "Watchdog"): systemd pings the board's watchdog device (the
+  # Pi's bcm2835-wdt, whose longest timeout is 15 s; i6300esb in the test machine) every half
+  # period; a hung kernel or a frozen board stops the pings and the hardware restarts it.
+  # RebootWatchdogSec: a reboot that hangs is cut short too. Read by systemd at its next start,
+  # so it is re-executed when the file changes (the running units are kept).
+  if put_text "$WATCHDOG_CONF" 644 <<'EOF'; then
+# Written by Showclock's install.sh (README, "Watchdog"): restart the box when it hangs.
+[Manager]
+RuntimeWatchdogSec=14s
+RebootWatchdogSec=2min
+EOF
+    if systemd_running; then systemctl daemon-reexec; fi
+  fi
+
   put_text /usr/local/bin/showclock 755 <<EOF || true
 #!/bin/sh
 # showclock key [--rotate-api] [--rotate-viewer]   print (or renew) the control and viewer links
@@ -422,6 +508,13 @@ EOF
   # Everything this run wrote (users, packages, npm's files, the enabled units) on the card
   # before it says "installed": a power cut after that line finds the box as it said.
   sync
+  if [ "$kiosk" = yes ]; then
+    # Where the kiosk's chime will go, by the kiosk's own rule (kiosk.audio; README, "Sound").
+    local sound
+    sound=$(SHOWCLOCK_CONFIG="$ROOT$ETC_DIR/config.json" SHOWCLOCK_NODE="$NODE" SHOWCLOCK_BUNDLE="$ROOT$APP_DIR/dist/showclock.mjs" \
+      SHOWCLOCK_DRM_CLASS="$ROOT/sys/class/drm" SHOWCLOCK_ASOUND="$ROOT/proc/asound" "$ROOT$APP_DIR/bin/showclock-kiosk" --audio-device) || sound="unknown (kiosk.audio could not be read)"
+    say "the screen's sound: $sound (kiosk.audio in $ETC_DIR/config.json; the console's Test chime plays it)"
+  fi
   say "installed. Logs: journalctl -u showclock -f"
   # Prints the links (and makes the keys on a first install), as the service user.
   runuser -u "$USER_NAME" -- env SHOWCLOCK_CONFIG="$ROOT$ETC_DIR/config.json" SHOWCLOCK_DATA_DIR="$ROOT$DATA_DIR" \
@@ -471,7 +564,7 @@ do_uninstall() {
     if systemd_running; then systemctl disable --now "$SERVICE" || true; else systemctl disable "$SERVICE" || true; fi
   fi
   local path
-  for path in "$UNIT_DIR/$SERVICE" "$UNIT_DIR/$SERVICE.d" "$APP_DIR" "$CACHE_DIR" /usr/local/bin/showclock "$CLOCK_RULE"; do
+  for path in "$UNIT_DIR/$SERVICE" "$UNIT_DIR/$SERVICE.d" "$APP_DIR" "$CACHE_DIR" /usr/local/bin/showclock "$CLOCK_RULE" "$WATCHDOG_CONF"; do
     if [ -e "$ROOT$path" ]; then
       rm -rf "$ROOT$path"
       say "removed $path"
@@ -485,7 +578,11 @@ do_uninstall() {
   fi
   if [ "$purge" = yes ]; then
     for path in "$DATA_DIR" "$ETC_DIR"; do
-      if [ -e "$ROOT$path" ]; then
+      if mountpoint -q "$ROOT$path"; then
+        # Bound from the data place (install.sh --read-only): emptied there; its /etc/fstab lines stay.
+        find "$ROOT$path" -mindepth 1 -delete
+        say "emptied $path (on the data place $DATA_MOUNT)"
+      elif [ -e "$ROOT$path" ]; then
         rm -rf "$ROOT$path"
         say "removed $path"
       fi
@@ -496,7 +593,250 @@ do_uninstall() {
   say "uninstalled. nodejs, cage and chromium stay installed (apt-get remove them if nothing else needs them)"
 }
 
+# --- The read-only system (README, "Read-only system") ---
+
+# Refuses when the kernel command line turns overlayroot on itself (raspi-config's "Overlay
+# File System" does): that setting wins over install.sh's and overlays every mount, the data
+# place too, so nothing written there would be kept.
+refuse_cmdline_overlay() {
+  local file
+  for file in /proc/cmdline /boot/firmware/cmdline.txt; do
+    if grep -Eqs '(^| )overlayroot=[^d ]' "$ROOT$file"; then
+      die "$file turns on raspi-config's Overlay File System, which makes every mount read-only, the data place too. Turn it off (sudo raspi-config: Performance Options, Overlay File System, No), reboot, and run --read-only again: it makes the system read-only itself"
+    fi
+  done
+}
+
+# check_data_device GIVEN: sets data_dev (the device, symlinks resolved) and data_fs (ext4,
+# or empty: to be formatted), or refuses with what to do: not a disk or partition, the
+# system's own device, mounted elsewhere, or holding anything but ext4.
+data_dev=
+data_fs=
+check_data_device() {
+  local given=$1 mount source parent where table
+  local list="lsblk -o NAME,SIZE,FSTYPE,LABEL,MOUNTPOINTS lists them"
+  data_dev=$(readlink -f "$given")
+  case "$(lsblk -ndo TYPE "$data_dev" 2>/dev/null || true)" in
+    disk | part | lvm | crypt | md | raid* | loop) ;;
+    *) die "$given is not a disk or a partition ($list)" ;;
+  esac
+  for mount in / /boot/firmware /boot; do
+    source=$(findmnt -n -o SOURCE --mountpoint "$mount" 2>/dev/null || true)
+    if [ -z "$source" ]; then continue; fi
+    source=$(readlink -f "$source")
+    parent=$(lsblk -ndo PKNAME "$source" 2>/dev/null || true)
+    if [ "$data_dev" = "$source" ] || { [ -n "$parent" ] && [ "$data_dev" = "/dev/$parent" ]; }; then
+      die "$given holds the system (it is mounted at $mount): the room, keys and config need a device of their own, a second partition or a USB stick ($list)"
+    fi
+  done
+  # Mounted where this script mounts it (a second run) is fine; anywhere else it is someone's.
+  where=$(findmnt -rn -o TARGET --source "$data_dev" 2>/dev/null | grep -vxF -e "$DATA_MOUNT" -e "$DATA_DIR" -e "$ETC_DIR" | head -n 1 || true)
+  if [ -n "$where" ]; then die "$given is mounted at $where: unmount it first (sudo umount $where), or give another device ($list)"; fi
+  data_fs=$(blkid -p -o value -s TYPE "$data_dev" 2>/dev/null || true)
+  table=$(blkid -p -o value -s PTTYPE "$data_dev" 2>/dev/null || true)
+  case "$data_fs" in
+    ext4) ;;
+    "")
+      if [ -n "$table" ]; then die "$given is a disk with partitions ($table): give one of its partitions ($list)"; fi
+      ;;
+    *) die "$given holds a $data_fs file system: install.sh formats only an empty device and uses an ext4 one as it is. Copy off what you need, then empty it (sudo wipefs -a $given) or format it ext4 (sudo mkfs.ext4 -L $DATA_LABEL $given), and run --read-only again" ;;
+  esac
+}
+
+# copy_to_data_place FROM TO: FROM's files (with owners and modes) to TO on the data place,
+# through TO.new and a rename, so that a power cut leaves TO either absent or whole.
+copy_to_data_place() {
+  local from=$ROOT$1 to=$ROOT$2
+  rm -rf "$to.new" "$to.old"
+  mkdir -p "$to.new"
+  if [ -d "$from" ]; then cp -a "$from/." "$to.new/"; fi
+  sync "$to.new"
+  if [ -e "$to" ]; then mv "$to" "$to.old"; fi
+  mv "$to.new" "$to"
+  rm -rf "$to.old"
+  sync "$(dirname "$to")"
+  say "copied $1 to $2"
+}
+
+# The data place's lines in /etc/fstab (any earlier ones replaced). nofail: a data device
+# that is missing or that fsck cannot repair leaves a box that boots and answers ssh (the
+# service waits for its mounts), not one stuck in emergency mode on a screen nobody reads.
+write_fstab() {
+  local uuid=$1 temp status=0
+  temp=$(mktemp)
+  if [ -f "$ROOT/etc/fstab" ]; then
+    awk -v a="$DATA_MOUNT" -v b="$DATA_DIR" -v c="$ETC_DIR" '!($2 == a || $2 == b || $2 == c || /^# Showclock/)' "$ROOT/etc/fstab" >"$temp"
+  fi
+  cat >>"$temp" <<FSTAB
+# Showclock's data place (install.sh --read-only): the room, keys and config, kept writable under a read-only system.
+UUID=$uuid $DATA_MOUNT ext4 defaults,noatime,nofail 0 2
+$DATA_MOUNT/data $DATA_DIR none bind,nofail,x-systemd.requires-mounts-for=$DATA_MOUNT 0 0
+$DATA_MOUNT/config $ETC_DIR none bind,nofail,x-systemd.requires-mounts-for=$DATA_MOUNT 0 0
+FSTAB
+  put_file "$temp" /etc/fstab 644 || status=$?
+  rm -f "$temp"
+  return "$status"
+}
+
+do_read_only() {
+  local given=$1
+  [ -e "$ROOT$UNIT_DIR/$SERVICE" ] || die "Showclock is not installed here: sudo ./install.sh first, then --read-only"
+  if overlaid; then
+    if [ -e "$ROOT$LOWER$OVERLAY_CONF" ] && mountpoint -q "$ROOT$DATA_MOUNT" && mountpoint -q "$ROOT$DATA_DIR" && mountpoint -q "$ROOT$ETC_DIR"; then
+      say "the system is already read-only, with the room, keys and config on $(findmnt -n -o SOURCE --mountpoint "$DATA_MOUNT" || true) at $DATA_MOUNT; nothing to do"
+      return
+    fi
+    die "$(read_only_way)"
+  fi
+  refuse_cmdline_overlay
+  check_data_device "$given"
+  local fstab_uuid
+  fstab_uuid=$(awk -v m="$DATA_MOUNT" '$2 == m && $1 !~ /^#/ { sub(/^UUID=/, "", $1); print $1 }' "$ROOT/etc/fstab" 2>/dev/null || true)
+
+  # overlayroot makes the overlay at boot; its initramfs hook copies cryptsetup in and fails
+  # without it, and its boot script needs busybox's grep in the initramfs (only recommended by
+  # initramfs-tools: without it the overlay silently never came, found in the booted box).
+  local missing=() package
+  for package in overlayroot cryptsetup-bin busybox; do installed "$package" || missing+=("$package"); done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    say "installing ${missing[*]} with apt-get"
+    DEBIAN_FRONTEND=noninteractive dpkg --configure -a
+    DEBIAN_FRONTEND=noninteractive apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  fi
+  # The boot's initramfs must hold overlayroot's script and busybox (installing the packages
+  # rebuilds it; one made while one was missing would not have it).
+  local initrd listing
+  initrd=$ROOT/boot/initrd.img-$(uname -r)
+  # Only when it can be read and lacks it (lsinitramfs cannot read a zstd one without zstd).
+  if [ -f "$initrd" ] && listing=$(lsinitramfs "$initrd" 2>/dev/null) && { ! grep -q 'scripts/init-bottom/overlayroot$' <<<"$listing" || ! grep -q 'bin/busybox$' <<<"$listing"; }; then
+    say "adding overlayroot to the initramfs"
+    update-initramfs -u -k "$(uname -r)"
+  fi
+
+  if [ -z "$data_fs" ]; then
+    if [ -n "$fstab_uuid" ]; then die "/etc/fstab already has a data place (UUID=$fstab_uuid) and $given is empty: give that device, or take its line out of /etc/fstab first"; fi
+    mkfs.ext4 -q -F -L "$DATA_LABEL" "$data_dev"
+    say "formatted $given (ext4, label $DATA_LABEL)"
+  fi
+  local uuid
+  uuid=$(blkid -p -o value -s UUID "$data_dev" || true)
+  [ -n "$uuid" ] || die "$given has no UUID (blkid -p $given): is the device working?"
+  if [ -n "$fstab_uuid" ] && [ "$fstab_uuid" != "$uuid" ]; then
+    die "/etc/fstab already has another data place (UUID=$fstab_uuid) at $DATA_MOUNT: to move it, copy $DATA_MOUNT to the new device and change that line, or give that device"
+  fi
+  mkdir -p "$ROOT$DATA_MOUNT"
+  if ! mountpoint -q "$ROOT$DATA_MOUNT"; then
+    mount -o noatime "$data_dev" "$ROOT$DATA_MOUNT"
+    say "mounted $given at $DATA_MOUNT"
+  fi
+
+  # The room and keys, and the config, copied while the service is stopped (nothing changes
+  # under the copy) and before /etc/fstab names the copies: a power cut in between leaves the
+  # box as it was, and a run again copies afresh.
+  local stopped=() unit
+  if ! mountpoint -q "$ROOT$DATA_DIR" || ! mountpoint -q "$ROOT$ETC_DIR"; then
+    for unit in "$KIOSK" "$SERVICE"; do
+      if systemd_running && systemctl is-active --quiet "$unit"; then
+        systemctl stop "$unit"
+        stopped+=("$unit")
+      fi
+    done
+    if ! mountpoint -q "$ROOT$DATA_DIR"; then copy_to_data_place "$DATA_DIR" "$DATA_MOUNT/data"; fi
+    if ! mountpoint -q "$ROOT$ETC_DIR"; then copy_to_data_place "$ETC_DIR" "$DATA_MOUNT/config"; fi
+  fi
+  # The service's user and mode, as systemd's StateDirectory= has them.
+  if [ "$(stat -c %a "$ROOT$DATA_MOUNT/data")" != 700 ] || [ "$(stat -c %U "$ROOT$DATA_MOUNT/data")" != "$USER_NAME" ]; then
+    chown "$USER_NAME:$USER_NAME" "$ROOT$DATA_MOUNT/data"
+    chmod 700 "$ROOT$DATA_MOUNT/data"
+  fi
+  if write_fstab "$uuid"; then units_changed=yes; fi
+  if [ "$units_changed" = yes ] && systemd_running; then systemctl daemon-reload; fi
+  units_changed=no
+  if ! mountpoint -q "$ROOT$DATA_DIR"; then
+    mount "$ROOT$DATA_DIR"
+    say "mounted $DATA_MOUNT/data at $DATA_DIR"
+  fi
+  if ! mountpoint -q "$ROOT$ETC_DIR"; then
+    mount "$ROOT$ETC_DIR"
+    say "mounted $DATA_MOUNT/config at $ETC_DIR"
+  fi
+
+  # The service never starts without its data place: on the overlay it would make new keys
+  # that are gone at the next boot.
+  if put_text "$READ_ONLY_DROPIN" 644 <<DROPIN; then
+# Written by install.sh --read-only: the room, keys and config are on the data place.
+[Unit]
+RequiresMountsFor=$DATA_DIR $ETC_DIR
+DROPIN
+    units_changed=yes
+  fi
+  # /var/log is in RAM under the overlay anyway: journald keeps it there, within a bound.
+  put_text "$JOURNAL_DROPIN" 644 <<'JOURNAL' || true
+# Written by Showclock's install.sh --read-only: the logs are in RAM (the system is read-only).
+[Journal]
+Storage=volatile
+RuntimeMaxUse=32M
+JOURNAL
+  # Under the overlay, systemd-remount-fs fails at every boot (a failed unit): it remounts / with
+  # the options overlayroot writes into the overlay's /etc/fstab, which the kernel refuses
+  # ("overlay: No changes allowed in reconfigure"; found in the booted box). There is nothing to
+  # remount there: it is skipped while the real root is at LOWER.
+  if put_text "$REMOUNT_DROPIN" 644 <<REMOUNT; then
+# Written by Showclock's install.sh --read-only: nothing to remount under overlayroot's overlay.
+[Unit]
+ConditionPathIsMountPoint=!$LOWER
+REMOUNT
+    units_changed=yes
+  fi
+  put_text "$OVERLAY_CONF" 644 <<'OVERLAY' || true
+# Written by Showclock's install.sh --read-only: the root file system read-only under a RAM
+# overlay from the next boot; recurse=0 leaves the other mounts (the data place) writable.
+# sudo ./install.sh --read-write (or removing this file) makes it writable again.
+overlayroot="tmpfs:recurse=0"
+OVERLAY
+  if [ "$units_changed" = yes ] && systemd_running; then systemctl daemon-reload; fi
+  for unit in "${stopped[@]}"; do
+    systemctl start "$unit"
+  done
+  sync
+  say "the system becomes read-only at the next boot: sudo reboot. From then on only $DATA_MOUNT ($given: the room, keys and config) keeps what is written; everything else, logs too, starts afresh at each boot."
+  say "to change the system later: sudo ./install.sh --read-write, reboot, change it, sudo ./install.sh --read-only $given, reboot. Settings in $ETC_DIR/config.json need none of that."
+}
+
+do_read_write() {
+  # Under the overlay the files are on the real root, mounted read-only at LOWER.
+  local lower=""
+  if overlaid; then lower=$LOWER; fi
+  local file found=()
+  for file in "$OVERLAY_CONF" "$JOURNAL_DROPIN" "$REMOUNT_DROPIN"; do
+    if [ -e "$ROOT$lower$file" ]; then found+=("$file"); fi
+  done
+  if [ "${#found[@]}" -eq 0 ]; then
+    if [ -n "$lower" ]; then
+      say "the system is read-only until the next boot, which makes it writable: sudo reboot"
+    else
+      say "the system is not read-only (no $OVERLAY_CONF); nothing to do"
+    fi
+    return
+  fi
+  if [ -n "$lower" ]; then
+    mount -o remount,rw "$ROOT$LOWER" || die "the real root at $LOWER could not be made writable: sudo overlayroot-chroot, rm ${found[*]} there, exit, sudo reboot"
+  fi
+  for file in "${found[@]}"; do
+    rm -f "$ROOT$lower$file"
+    say "removed $file"
+  done
+  sync
+  # Back to read-only where the kernel lets it (the overlay above it may keep it busy: then it
+  # stays writable until the reboot, as with overlayroot-chroot).
+  if [ -n "$lower" ]; then mount -o remount,ro "$ROOT$LOWER" 2>/dev/null || true; fi
+  say "the system becomes writable at the next boot: sudo reboot. The room, keys and config stay on the data place ($DATA_MOUNT, in /etc/fstab), where they are kept either way."
+}
+
 case "$mode" in
   install) do_install ;;
   uninstall) do_uninstall ;;
+  read-only) do_read_only "$data_device" ;;
+  read-write) do_read_write ;;
 esac

@@ -4,6 +4,9 @@ import { serve, type ServerType } from '@hono/node-server';
 import { ConfigError, EXIT_CONFIG, EXIT_DATA_DIR, loadConfig, oscConfigured, type Config } from './config/config.js';
 import { mqttConfigured } from './config/mqtt-config.js';
 import { tallyConfigured } from './config/tally-config.js';
+import { screenConfigured } from './config/screen-config.js';
+import { ScreenRulesRunner } from './app/screen-rules-runner.js';
+import type { ScreenControl } from './domain/screen.js';
 import { systemClock, timeoutScheduler } from './app/clock.js';
 import { RoomService } from './app/room-service.js';
 import { logTimeNotice } from './app/time-notice-log.js';
@@ -218,6 +221,41 @@ async function serveRoom(): Promise<void> {
     monoMs: systemClock.monoMs,
     logger,
   });
+  // The screen over HDMI-CEC (off unless screen.cec.device is set): cec-ctl registers the box
+  // as a playback device, asks the TV its power every pollSeconds, and carries out on /
+  // standby / active for /api/v1/{key}/screen/* and for the room's rules (on at boot, on at a
+  // timer start, standby after a blackout held). Never rejects or waits for the bus: no
+  // cec-ctl or no device is a logged note and `screen.power: unavailable`.
+  let screen: ScreenControl | undefined;
+  if (screenConfigured(config.screen) && config.screen.cec.device !== undefined) {
+    const { startCec, CEC_COMMAND_TIMEOUT_MS } = await import('./cec/cec-adapter.js');
+    const cec = startCec({
+      device: config.screen.cec.device,
+      osdName: config.screen.cec.osdName,
+      pollMs: config.screen.cec.pollSeconds * 1_000,
+      run: runCommand(process.env, CEC_COMMAND_TIMEOUT_MS),
+      report: (report) => void roomService.dispatch({ type: 'screen.report', report }, 'cec'),
+      scheduler,
+      monoMs: systemClock.monoMs,
+      logger,
+    });
+    shutdown.add('screen (HDMI-CEC polling)', () => cec.close());
+    const minutes = config.screen.standbyAfterBlackoutMinutes;
+    const rules = new ScreenRulesRunner({
+      room: roomService,
+      screen: cec,
+      rules: { onAtBoot: config.screen.onAtBoot, onAtStart: config.screen.onAtStart, standbyAfterBlackoutMs: minutes === null ? null : minutes * 60_000 },
+      scheduler,
+      monoMs: systemClock.monoMs,
+      onRequest: (ask, answer) =>
+        answer.ok
+          ? logger.info({ component: 'screen', request: ask.request, because: ask.because }, 'screen: a room rule asked it and the screen acknowledged')
+          : logger.warn({ component: 'screen', request: ask.request, because: ask.because }, `screen: a room rule asked it, not done: ${answer.error}`),
+    });
+    rules.start();
+    shutdown.add('screen rules', () => rules.close());
+    screen = cec;
+  }
   // The venue overview's watching (src/venue), started below once the port is known; /venue answers 503 until then.
   let venueWatch: VenueWatch | null = null;
   const app = createApp({
@@ -233,6 +271,7 @@ async function serveRoom(): Promise<void> {
     logos,
     links: config,
     clock,
+    ...(screen === undefined ? {} : { screen }),
   });
 
   let listening: ServerType;

@@ -10,6 +10,48 @@ browser=${SHOWCLOCK_BROWSER:-/usr/bin/chromium}
 compositor=${SHOWCLOCK_COMPOSITOR:-/usr/bin/cage}
 home=${HOME:-/run/showclock-kiosk}
 
+drm_class=${SHOWCLOCK_DRM_CLASS:-/sys/class/drm}
+asound=${SHOWCLOCK_ASOUND:-/proc/asound}
+
+# Where the chime goes (README, "Sound"): kiosk.audio of the config. "auto" is the HDMI
+# port a screen is plugged into, looked at every start, so a screen moved to the other
+# port takes its sound with it. A Pi 4 or 5 has two HDMI ports, ALSA cards vc4hdmi0 and
+# vc4hdmi1 beside DRM connectors HDMI-A-1 and HDMI-A-2, and ALSA's default is the first
+# card whatever is plugged in; a PC's HDMI sound (HDA) says in its ELD whether a monitor
+# is there. None of those: the system's default device. Printed: "off", "default", or
+# the ALSA device to give Chromium.
+audio_device() {
+  local wanted=$1 card id n connector eld
+  case "$wanted" in
+    auto) ;;
+    off) echo off && return ;;
+    *:*) echo "$wanted" && return ;;
+    *) echo "default:CARD=$wanted" && return ;;
+  esac
+  for card in "$asound"/card[0-9]*; do
+    [ -r "$card/id" ] || continue
+    id=$(cat "$card/id")
+    case "$id" in
+      vc4hdmi[0-9])
+        n=${id#vc4hdmi}
+        for connector in "$drm_class"/card[0-9]-HDMI-A-$((n + 1)); do
+          if [ "$(cat "$connector/status" 2>/dev/null)" = connected ]; then
+            echo "default:CARD=$id"
+            return
+          fi
+        done
+        ;;
+    esac
+  done
+  for eld in "$asound"/card[0-9]*/eld#*; do
+    if grep -qs '^monitor_present[[:space:]]*1' "$eld"; then
+      echo "default:CARD=$(cat "${eld%/eld#*}/id")"
+      return
+    fi
+  done
+  echo default
+}
+
 # The port comes from the service's own config file (SHOWCLOCK_CONFIG), read by
 # the service's own code, so the two can never disagree.
 if ! port=$("$node" "$bundle" config port); then
@@ -17,6 +59,22 @@ if ! port=$("$node" "$bundle" config port); then
   exit 1
 fi
 url="http://127.0.0.1:${port}/display"
+if ! audio_setting=$("$node" "$bundle" config kiosk.audio); then
+  echo "showclock-kiosk: cannot read kiosk.audio from ${SHOWCLOCK_CONFIG:-the config file}" >&2
+  exit 1
+fi
+audio=$(audio_device "$audio_setting")
+# `showclock-kiosk --audio-device`: where the sound would go, for install.sh and a technician.
+if [ "${1:-}" = --audio-device ]; then
+  echo "$audio"
+  exit 0
+fi
+# Chromium plays through ALSA (no sound server runs on the box); its flag names the device.
+case "$audio" in
+  off) audio_flags=(--mute-audio) ;;
+  default) audio_flags=() ;;
+  *) audio_flags=("--alsa-output-device=$audio") ;;
+esac
 
 # The service reports readiness before this unit starts; waiting here as well
 # keeps Chromium's error page off the screen when the service is slow to answer.
@@ -40,7 +98,6 @@ done
 # saves: one full-screen page needs no GL to be composited, so the kiosk uses
 # wlroots' pixman renderer there. A Pi's vc4/v3d keeps GLES. WLR_RENDERER set in
 # the unit's environment wins.
-drm_class=${SHOWCLOCK_DRM_CLASS:-/sys/class/drm}
 if [ -z "${WLR_RENDERER:-}" ]; then
   for card in "$drm_class"/card[0-9]; do
     [ -e "$card/device/driver" ] || continue
@@ -63,6 +120,7 @@ mkdir -p "$profile"
 # Chromium: kiosk mode, no first-run or
 # crash-restore bubbles, no translate bar, nothing fetched in the background
 # (the box may be offline), no pinch or swipe navigation on a touch screen.
+echo "showclock-kiosk: sound to ${audio} (kiosk.audio ${audio_setting})" >&2
 exec "$compositor" -d -- "$browser" \
   --ozone-platform=wayland \
   --kiosk \
@@ -81,4 +139,5 @@ exec "$compositor" -d -- "$browser" \
   --disable-pinch \
   --overscroll-history-navigation=0 \
   --autoplay-policy=no-user-gesture-required \
+  "${audio_flags[@]}" \
   "$url"

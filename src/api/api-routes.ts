@@ -27,6 +27,7 @@ import { offeredAt, preflightAnswer } from './preflight.js';
 import { openApiText } from './openapi-text.js';
 import { v0Snapshot } from './v0-state.js';
 import type { Snapshot } from '../domain/snapshot.js';
+import { NO_SCREEN, type ScreenControl } from '../domain/screen.js';
 
 export interface ApiDeps {
   readonly service: RoomService;
@@ -38,6 +39,8 @@ export interface ApiDeps {
   readonly newTimerId: () => string;
   /** Whether the room is being saved, told in every command's answer. */
   readonly storage: () => StorageHealth;
+  /** The screen over HDMI-CEC (src/cec); every request 409 on a box without one. */
+  readonly screen?: ScreenControl;
 }
 
 const VERSIONS: readonly ApiVersion[] = ['v0', 'v1'];
@@ -57,6 +60,7 @@ export function routePattern(method: string, op: Operation): string {
  */
 export function mountApi(app: Hono<AppEnv>, deps: ApiDeps): void {
   const { clientAddress, storage } = deps;
+  const screen = deps.screen ?? NO_SCREEN;
   // The OpenAPI document's text, kept once someone asks for it (the route below says why not at start).
   let documentText: string | undefined;
 
@@ -162,7 +166,7 @@ export function mountApi(app: Hono<AppEnv>, deps: ApiDeps): void {
         const parsed = parseInput(op, method, { url: c.req.url, contentType, body: bodyText });
         if (!parsed.ok) return errorResponse(c, 400, parsed.error);
         const action = op.toAction(parsed.input, { id: hasId ? (c.req.param('id') ?? '') : '', newTimerId: deps.newTimerId });
-        return perform(c, deps.service, action, op, source, storage);
+        return perform(c, deps.service, action, op, source, storage, screen);
       };
       // Named before the body limit, so a 413 is logged under its route too. A GET
       // runs both in one handler: each middleware is an async step of its own per request.
@@ -223,6 +227,7 @@ function perform(
   op: Operation,
   source: CommandSource,
   storage: () => StorageHealth,
+  screen: ScreenControl,
 ): Response | Promise<Response> {
   switch (action.kind) {
     case 'read-state':
@@ -251,6 +256,11 @@ function perform(
         },
       );
     }
+    case 'screen':
+      // Answered once the screen acknowledged (or not): the snapshot then carries what it answered.
+      return screen.request(action.request).then((answered) =>
+        answered.ok ? stateAnswer(c, answeredSnapshot(op, service.snapshot()), 200) : errorResponse(c, answered.status, answered.error),
+      );
     default: {
       const unknown: never = action;
       throw new Error(`unhandled action ${JSON.stringify(unknown)}`);

@@ -1,5 +1,5 @@
 // v0 is frozen (decisions.md): its answers carry the snapshot as it was before the
-// schedule and the aux timer (issue 29), byte for byte: no `started`, `actuals`, `aux`, `tally` or
+// schedule and the aux timer (issue 29), byte for byte: no `started`, `actuals`, `aux`, `tally`, `screen` or
 // `schedule`, no `plannedStart` in the settings and none of the display switches
 // that came with them. The fields keep their places, so the text is what v0 answered before.
 import type { Snapshot } from '../domain/snapshot.js';
@@ -7,7 +7,7 @@ import type { DisplaySettings, Settings } from '../domain/types.js';
 
 export type V0Settings = Omit<Settings, 'plannedStart'>;
 export type V0Display = Omit<DisplaySettings, 'showOverUnder' | 'showShowEnd' | 'showAux'>;
-export type V0Snapshot = Omit<Snapshot, 'started' | 'actuals' | 'aux' | 'tally' | 'schedule' | 'settings' | 'display'> & {
+export type V0Snapshot = Omit<Snapshot, 'started' | 'actuals' | 'aux' | 'tally' | 'screen' | 'schedule' | 'settings' | 'display'> & {
   readonly settings: V0Settings;
   readonly display: V0Display;
 };
@@ -39,7 +39,7 @@ function v0Display(display: DisplaySettings): V0Display {
 }
 
 export function v0Snapshot(snapshot: Snapshot): V0Snapshot {
-  const { started: _started, actuals: _actuals, aux: _aux, tally: _tally, schedule: _schedule, ...rest } = snapshot;
+  const { started: _started, actuals: _actuals, aux: _aux, tally: _tally, screen: _screen, schedule: _schedule, ...rest } = snapshot;
   // Given again, a field keeps its place in the object, so the JSON's order is the snapshot's.
   return { ...rest, settings: v0Settings(snapshot.settings), display: v0Display(snapshot.display) };
 }

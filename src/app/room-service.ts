@@ -13,7 +13,7 @@ import type { Command, CommandError, Now, Room } from '../domain/types.js';
 import type { Clock, Scheduler } from './clock.js';
 
 /** Where a command came from: kept for the log line, never changes behaviour. */
-export type CommandSource = 'http-v0' | 'http-v1' | 'gpio' | 'console' | 'system' | 'osc' | 'udp-text' | 'audience' | 'tally' | 'mqtt';
+export type CommandSource = 'http-v0' | 'http-v1' | 'gpio' | 'console' | 'system' | 'osc' | 'udp-text' | 'audience' | 'tally' | 'mqtt' | 'cec';
 
 export interface RoomChange {
   readonly room: Room;
@@ -171,6 +171,7 @@ export function mustBeSavedFirst(command: Command): boolean {
     case 'onair.set':
     case 'onair.toggle':
     case 'tally.set':
+    case 'screen.report':
     case 'flash':
     case 'chime.test':
     case 'settings.set':

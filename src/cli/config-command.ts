@@ -20,6 +20,8 @@ export function runConfigCommand(config: Config, args: readonly string[]): void 
     mqtt: { ...config.mqtt, password: config.mqtt.password === undefined ? null : '(set)' },
     // The venue key opens every room's overview, a listed room's link holds its viewer key: neither is printed.
     venue: { ...config.venue, key: config.venue.key === undefined ? null : '(set)', rooms: config.venue.rooms.map((room) => `${room.origin}/view/(set)`) },
+    kiosk: config.kiosk,
+    screen: config.screen,
     configPath: config.configPath ?? null,
   };
   if (args.length === 0) {
@@ -27,10 +29,20 @@ export function runConfigCommand(config: Config, args: readonly string[]): void 
     return;
   }
   const [name, ...extra] = args;
-  if (name === undefined || extra.length > 0 || !Object.hasOwn(settings, name)) {
-    process.stderr.write(`showclock config: give no name, or one of ${Object.keys(settings).join(', ')}\n`);
+  // One setting, or one field of a section (`kiosk.audio`: the kiosk launcher reads it).
+  const value = name === undefined || extra.length > 0 ? undefined : settingAt(settings, name.split('.'));
+  if (value === undefined) {
+    process.stderr.write(`showclock config: give no name, or one of ${Object.keys(settings).join(', ')} (a field of a section as kiosk.audio)\n`);
     process.exit(64);
   }
-  const value = settings[name];
   process.stdout.write(`${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
+}
+
+function settingAt(settings: Readonly<Record<string, unknown>>, path: readonly string[]): unknown {
+  let at: unknown = settings;
+  for (const part of path) {
+    if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.hasOwn(at, part)) return undefined;
+    at = (at as Record<string, unknown>)[part];
+  }
+  return at;
 }

@@ -133,6 +133,10 @@ function changesRoom(op: Operation): boolean {
   return op.toAction({}, { id: '', newTimerId: () => '' }).kind === 'command';
 }
 
+function asksScreen(op: Operation): boolean {
+  return op.toAction({}, { id: '', newTimerId: () => '' }).kind === 'screen';
+}
+
 // The engine refuses these without any field ("at least one field", engine.ts); the
 // document says so with minProperties and anyOf. The request property test fails
 // should the two ever disagree.
@@ -297,6 +301,12 @@ function operationObject(op: Operation, method: Method): JsonObject {
     '400': badRequestResponse(op, method),
   };
   if (changesRoom(op)) responses['503'] = responseRef('NotSaved');
+  if (asksScreen(op)) {
+    responses['409'] = jsonResponse('No screen is configured on this box (config `screen.cec.device`)', 'Error');
+    responses['502'] = jsonResponse('The screen did not acknowledge the message, did not answer, or refused it', 'Error');
+    responses['503'] = jsonResponse('The box cannot reach the HDMI-CEC bus: no cec-ctl, no CEC device, no HDMI link, or the service is stopping', 'Error');
+    responses['504'] = jsonResponse('cec-ctl did not finish in time', 'Error');
+  }
   const body = method === 'POST' ? requestBody(op) : undefined;
   if (method === 'POST') responses['413'] = responseRef('BodyTooLarge');
   if (op.version === 'v1') responses['412'] = responseRef('TooLate');

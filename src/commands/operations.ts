@@ -4,6 +4,7 @@ import { DISPLAY_FIELD_NAMES } from '../domain/display-settings.js';
 import { TIMER_FIELD_NAMES } from '../domain/engine.js';
 import { FLASH_COUNT_DEFAULT, TAG_COLOUR_DEFAULT } from '../domain/limits.js';
 import type { Command, DisplaySettings, Message, TimerFields } from '../domain/types.js';
+import type { ScreenRequest } from '../domain/screen.js';
 import type { ComponentName } from './schemas.js';
 import { auxAppearanceField, fields, type FieldDef, type FieldName, type FieldValue } from './fields.js';
 
@@ -15,7 +16,9 @@ export type Action =
   | { readonly kind: 'command'; readonly command: Command }
   | { readonly kind: 'read-state' }
   | { readonly kind: 'list-timers' }
-  | { readonly kind: 'list-questions' };
+  | { readonly kind: 'list-questions' }
+  /** Asks the screen over HDMI-CEC (src/cec); answered once the screen acknowledged it, with the snapshot. */
+  | { readonly kind: 'screen'; readonly request: ScreenRequest };
 
 export interface ActionContext {
   /** The `{id}` path parameter, '' where the path has none. */
@@ -582,8 +585,32 @@ const v1Questions: Operation[] = [
   }),
 ];
 
+const SCREEN_NOTE =
+  'Sent over HDMI-CEC with cec-ctl (config `screen.cec.device`, README "Screen (HDMI-CEC)"). 200 only once the screen acknowledged the message, with the snapshot ' +
+  'whose `screen.power` is what the screen answered when asked right after; 409 when the box has no screen configured, 502 when the screen did not acknowledge or refused it, ' +
+  '503 when the box cannot reach the bus (no cec-ctl, no CEC device, no HDMI link), 504 when cec-ctl did not finish in time. The message says what to check.';
+
+function screenStep(request: ScreenRequest, summary: string, what: string): Operation {
+  return operation({
+    operationId: `v1_screen_${request}`,
+    version: 'v1',
+    methods: ['GET', 'POST'],
+    path: `/screen/${request}`,
+    summary,
+    description: `Addition to v1: ${what} ${SCREEN_NOTE}`,
+    action: () => ({ kind: 'screen', request }),
+  });
+}
+
+// The screen (HDMI-CEC): what is asked of it; what it answered comes back in the snapshot's `screen`.
+const v1Screen: Operation[] = [
+  screenStep('on', 'Addition: switch the screen on and make the box its source', 'switches the screen on (Image View On to the TV) and makes the box the active source (Active Source), so the screen shows the box.'),
+  screenStep('standby', 'Addition: put the screen to standby', 'puts the screen to standby (Standby to the TV).'),
+  screenStep('active', 'Addition: make the box the screen\'s source', 'makes the box the active source (Active Source), for a screen that is on but shows another input or "no signal".'),
+];
+
 /** Literal resource paths first: they take precedence over `/{cmd}`. */
-export const operations: readonly Operation[] = [...v1Resources, ...v1Tags, ...v1Display, ...v1Questions, ...v1Commands, ...sharedCommands('v0')];
+export const operations: readonly Operation[] = [...v1Resources, ...v1Tags, ...v1Display, ...v1Questions, ...v1Screen, ...v1Commands, ...sharedCommands('v0')];
 
 export function commandNames(version: ApiVersion): string[] {
   return operations.filter((op) => op.version === version && op.isCommand).map((op) => op.path.slice(1));

@@ -1,7 +1,7 @@
 // Response bodies of the API as zod schemas: the OpenAPI document's components
 // are generated from these, and the tests check real responses against them.
 import * as z from '../schema/zod.js';
-import { APPEARANCES, AUX_APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, TALLY_SOURCES, ZERO_BEHAVIORS } from '../domain/types.js';
+import { APPEARANCES, AUX_APPEARANCES, CLOCK_FORMATS, DISPLAY_LAYOUTS, MESSAGE_COLORS, QUESTION_STATES, SCREEN_POWERS, TALLY_SOURCES, ZERO_BEHAVIORS } from '../domain/types.js';
 import { ELEMENT_SWITCHES } from '../domain/display-settings.js';
 import { booleanFields } from '../schema/boolean-fields.js';
 
@@ -110,6 +110,16 @@ export const TallySchema = z.object({
   ),
 });
 
+/** The snapshot's `screen`: what the screen last answered over HDMI-CEC. */
+export const ScreenSchema = z.object({
+  power: described(
+    z.enum(SCREEN_POWERS),
+    'What the screen answered when last asked (every 30 s, and after each /screen command): on, standby, to-on or to-standby (CEC\'s "in transition"); ' +
+      'unknown: it has not answered (yet, or it did not acknowledge); unavailable: the box cannot reach the bus (no cec-ctl, no CEC device, no HDMI link)',
+  ),
+  problem: described(z.nullable(z.string()), 'Why the screen is unknown or unavailable, in words a person can act on; null when it answered'),
+});
+
 export const AuxSnapshotSchema = z.object({
   label: z.string(),
   duration: described(int(), 'Its length, ms: where a reset stands it (a count-up shows 0:00 there)'),
@@ -210,6 +220,10 @@ export const StateSchema = z.object({
     z.nullable(TallySchema),
     'Addition to v1: tally in (config `tally`): what the tally sources last said and whether any says on air; null while none has reported since the box started (not kept across a restart)',
   ),
+  screen: described(
+    z.nullable(ScreenSchema),
+    'Addition to v1: the screen over HDMI-CEC (config `screen`, /screen/on, /screen/standby, /screen/active): what it last answered; null when the box controls no screen',
+  ),
   schedule: described(
     ScheduleSchema,
     'Addition to v1: the schedule at serverNow, derived from the running order, settings.plannedStart, the actual times and where the active timer stands: ' +
@@ -263,6 +277,7 @@ export const components = {
   Actual: ActualSchema,
   AuxSnapshot: AuxSnapshotSchema,
   Tally: TallySchema,
+  Screen: ScreenSchema,
   Schedule: ScheduleSchema,
   ScheduledTimer: ScheduledTimerSchema,
   V0Settings: V0SettingsSchema,

@@ -24,6 +24,7 @@ import {
   type Tag,
   type ZeroBehavior,
 } from '../domain/types.js';
+import { SCREEN_REQUESTS, type ScreenRequest } from '../domain/screen.js';
 import { FLASH_COUNT_DEFAULT, FLASH_COUNT_MAX, FLASH_COUNT_MIN } from '../domain/limits.js';
 import {
   adjustMs,
@@ -365,6 +366,25 @@ export function actionDefinitions(runner: ActionRunner, lists: ChoiceLists = NO_
         return m.ok ? ok({ type: 'message.toggle', message: m.value }) : m;
       },
       'Clears the message if this text is showing, shows it otherwise',
+    ),
+    screen: define(
+      runner,
+      'Screen (HDMI-CEC): on, standby, or make the box its source',
+      [
+        {
+          type: 'dropdown',
+          id: 'request',
+          label: 'Ask the screen',
+          default: 'on',
+          choices: [
+            { id: 'on', label: 'On (and show the box)' },
+            { id: 'standby', label: 'Standby' },
+            { id: 'active', label: 'Make the box its source' },
+          ],
+        },
+      ],
+      async (o) => ok({ type: 'screen', request: pick<ScreenRequest>(SCREEN_REQUESTS, text(o, 'request'), 'on') }),
+      'Through the box, over HDMI-CEC (config screen.cec.device); logged as refused when the box has no screen or the screen does not acknowledge',
     ),
     blackout: define(runner, 'Blackout', [modeOption], async (o) => ok({ type: 'blackout', mode: pick(SWITCH_MODES, text(o, 'mode'), 'toggle') })),
     onair: define(runner, 'ON AIR', [modeOption], async (o) => ok({ type: 'onair', mode: pick(SWITCH_MODES, text(o, 'mode'), 'toggle') })),

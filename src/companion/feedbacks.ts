@@ -6,6 +6,7 @@ import type { CompanionFeedbackDefinition, CompanionFeedbackDefinitions, Compani
 import type { Snapshot } from '../domain/snapshot.js';
 import type { OffsetState } from '../domain/schedule-text.js';
 import { drawBar } from './progress-bar.js';
+import { screenOf, type ScreenWord } from './room-screen.js';
 import { flagsOf, messageShowing, type MessageFilter, type RoomFlags } from './room-flags.js';
 import { activePosition, type RoomView } from './room-view.js';
 import { NO_LISTS, parseTimerRef, timerRefOptions, type ChoiceLists } from './options.js';
@@ -27,6 +28,7 @@ export const FEEDBACK_IDS = [
   'blackout',
   'onair',
   'tally',
+  'screen_on',
   'message',
   'timer_active',
   'question_on_screen',
@@ -56,6 +58,11 @@ export const COLOURS = {
 } as const;
 
 type FlagName = keyof RoomFlags;
+
+/** What lights the screen key: on, or on its way there. */
+function screenLit(word: ScreenWord): boolean {
+  return word === 'on' || word === 'to-on';
+}
 
 function flagFeedback(source: FeedbackSource, flag: FlagName, name: string, description: string, bgcolor: number, color: number): CompanionFeedbackDefinition {
   return {
@@ -113,6 +120,14 @@ export function feedbackDefinitions(source: FeedbackSource, lists: ChoiceLists =
     blackout: flagFeedback(source, 'blackout', 'Blackout', 'The screens are black', COLOURS.white, COLOURS.black),
     onair: flagFeedback(source, 'onAir', 'ON AIR', 'The ON AIR indicator is on', COLOURS.red, COLOURS.white),
     tally: flagFeedback(source, 'tally', 'Tally: on air by the vision mixer/OBS', 'The tally (TSL from a vision mixer or Tally Arbiter, or OBS streaming/recording) says on air; never on a box without tally', COLOURS.red, COLOURS.white),
+    screen_on: {
+      type: 'boolean',
+      name: 'Screen on (HDMI-CEC)',
+      description: 'The screen answered the box that it is on (or turning on); never on a box without screen control',
+      defaultStyle: { bgcolor: COLOURS.green, color: COLOURS.white },
+      options: [],
+      callback: () => screenLit(screenOf(source.snapshot())),
+    },
     connected: flagFeedback(source, 'connected', 'Connected', 'The module is connected to Showclock', COLOURS.green, COLOURS.white),
     question_on_screen: flagFeedback(source, 'questionShown', 'Question on screen', 'An audience question is on the screens', COLOURS.purple, COLOURS.white),
     questions_waiting: flagFeedback(source, 'questionsWaiting', 'Questions waiting', 'At least one new audience question has come in and waits for the moderator', COLOURS.yellow, COLOURS.black),
@@ -247,6 +262,7 @@ export function feedbackSignatures(state: Snapshot | null, view: RoomView | null
     blackout: String(flags.blackout),
     onair: String(flags.onAir),
     tally: String(flags.tally),
+    screen_on: String(screenLit(screenOf(state))),
     connected: String(flags.connected),
     question_on_screen: String(flags.questionShown),
     questions_waiting: String(flags.questionsWaiting),

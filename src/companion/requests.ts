@@ -4,6 +4,7 @@
 // Pure: actions that depend on the room (a timer by position, toggles the API
 // has no command for, a time of day in the room's zone) read the last snapshot
 // passed in.
+import type { ScreenRequest } from '../domain/screen.js';
 import { parseInstantText } from '../client/time-of-day-text.js';
 import type { Snapshot } from '../domain/snapshot.js';
 import type { AuxAppearance, MessageColor, TimerFields, ZeroBehavior } from '../domain/types.js';
@@ -87,7 +88,9 @@ export type ModuleAction =
   | { readonly type: 'chime.test' }
   | { readonly type: 'aux'; readonly command: AuxCommand }
   | { readonly type: 'aux.adjust'; readonly ms: number }
-  | { readonly type: 'aux.set'; readonly change: AuxChange };
+  | { readonly type: 'aux.set'; readonly change: AuxChange }
+  /** The screen over HDMI-CEC (v1 `/screen/on`, `/screen/standby`, `/screen/active`): answered once the screen acknowledged. */
+  | { readonly type: 'screen'; readonly request: ScreenRequest };
 
 /** null clears a field (a timer's scheduledAt, endsAt, tagId). */
 export type JsonBody = Readonly<Record<string, string | number | boolean | null>>;
@@ -266,6 +269,8 @@ export function toApiCall(action: ModuleAction, state: Snapshot | null, serverNo
       if (Object.keys(body).length === 0) return refuse('aux set: nothing to change (give a duration, an appearance or a label)');
       return post(AUX_SET_PATH, 'aux set', body);
     }
+    case 'screen':
+      return post(`/screen/${action.request}`, `screen ${action.request}`);
     default: {
       const unknown: never = action;
       throw new Error(`unhandled action ${JSON.stringify(unknown)}`);

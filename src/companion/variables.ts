@@ -9,6 +9,7 @@ import { formatSeconds } from '../client/face.js';
 import { connectionWord, type LinkState } from './link-state.js';
 import { questionsOf } from './room-questions.js';
 import { tallyOf } from './room-tally.js';
+import { screenOf } from './room-screen.js';
 import { activePosition, type RoomView } from './room-view.js';
 
 export const VARIABLES = [
@@ -43,6 +44,7 @@ export const VARIABLES = [
   { variableId: 'onair', name: 'ON AIR (true/false)' },
   { variableId: 'tally', name: 'Tally from the vision mixer/OBS: on, off, or none (no tally on this box, none heard since it started, or an older box)' },
   { variableId: 'tally_sources', name: 'Tally: the sources that decide it (tsl, obs): while on, those saying on; while off, all heard (empty with none)' },
+  { variableId: 'screen_power', name: 'Screen over HDMI-CEC, as it last answered: on, standby, to-on, to-standby, unknown, unavailable; none on a box without screen control' },
   { variableId: 'zero_behavior', name: 'At zero: continue, stop or hide' },
   { variableId: 'auto_advance', name: 'Auto-advance (true/false)' },
   { variableId: 'offset', name: 'Schedule: how far behind (+) or ahead (-) the show runs, signed (+4:20, -1:05, 0:00; empty without a plan)' },
@@ -105,6 +107,7 @@ export function variableValues(state: Snapshot | null, view: RoomView | null, li
     onair: state.onAir,
     tally: tally.word,
     tally_sources: tally.sources.join(', '),
+    screen_power: screenOf(state),
     zero_behavior: state.zeroBehavior,
     auto_advance: state.settings.autoAdvance,
     offset: view.schedule.offsetSigned,

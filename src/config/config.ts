@@ -10,6 +10,8 @@ import { stripJsonComments } from './json-comments.js';
 import { checkPublicUrl } from './public-url.js';
 import { mqttConfigSchema, MqttConfigProblem, resolveMqttConfig, type MqttConfig } from './mqtt-config.js';
 import { indicesSchema, obsUrlProblem, tallyConfigSchema, type TallyConfig } from './tally-config.js';
+import { KioskConfigProblem, kioskConfigSchema, resolveKioskConfig, type KioskConfig } from './kiosk-config.js';
+import { resolveScreenConfig, screenConfigSchema, ScreenConfigProblem, type ScreenConfig } from './screen-config.js';
 import { resolveVenueConfig, venueConfigSchema, VenueConfigProblem, type VenueConfig } from './venue-config.js';
 
 export const GPIO_MODES = ['auto', 'onoff', 'sim', 'off'] as const;
@@ -97,7 +99,9 @@ function configFileSchema() {
     tally: z.optional(tallyConfigSchema(port, host)),
     mqtt: z.optional(mqttConfigSchema()),
     venue: z.optional(venueConfigSchema()),
+    screen: z.optional(screenConfigSchema()),
     publicUrl: z.optional(publicUrlSchema()),
+    kiosk: z.optional(kioskConfigSchema()),
   });
 
   return ConfigFileSchema;
@@ -143,6 +147,10 @@ export interface Config {
   readonly mqtt: MqttConfig;
   /** This room on the network (mDNS), the venue key and the overview's listed rooms (src/venue). */
   readonly venue: VenueConfig;
+  /** The screen over HDMI-CEC (src/cec): off unless `screen.cec.device` is given. */
+  readonly screen: ScreenConfig;
+  /** The HDMI kiosk's sound (read by the kiosk launcher, not by the service). */
+  readonly kiosk: KioskConfig;
   /** Set when the environment fixes a key; otherwise keys come from the data directory. */
   readonly apiKey: string | undefined;
   readonly viewerKey: string | undefined;
@@ -281,20 +289,15 @@ function tallyConfig(env: NodeJS.ProcessEnv, file: ConfigFile, taken: { readonly
   };
 }
 
-function mqttConfig(env: NodeJS.ProcessEnv, file: ConfigFile): MqttConfig {
+/**
+ * A section resolved by its own module, whose problem (an error of `problemClass`) becomes a
+ * ConfigError with the same words: the sections' modules know nothing of ConfigError.
+ */
+function section<T>(problemClass: abstract new (message: string) => Error, resolveSection: () => T): T {
   try {
-    return resolveMqttConfig(env, file.mqtt);
+    return resolveSection();
   } catch (error) {
-    if (error instanceof MqttConfigProblem) throw new ConfigError(error.message);
-    throw error;
-  }
-}
-
-function venueConfig(env: NodeJS.ProcessEnv, file: ConfigFile, roomKeys: readonly (string | undefined)[]): VenueConfig {
-  try {
-    return resolveVenueConfig(env, file.venue, roomKeys);
-  } catch (error) {
-    if (error instanceof VenueConfigProblem) throw new ConfigError(error.message);
+    if (error instanceof problemClass) throw new ConfigError(error.message);
     throw error;
   }
 }
@@ -340,8 +343,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     gpio: file.gpio ?? {},
     osc,
     tally: tallyConfig(env, file, { http: httpPort, osc }),
-    mqtt: mqttConfig(env, file),
-    venue: venueConfig(env, file, [apiKey, viewerKey, audienceKey]),
+    mqtt: section(MqttConfigProblem, () => resolveMqttConfig(env, file.mqtt)),
+    venue: section(VenueConfigProblem, () => resolveVenueConfig(env, file.venue, [apiKey, viewerKey, audienceKey])),
+    screen: section(ScreenConfigProblem, () => resolveScreenConfig(env, file.screen)),
+    kiosk: section(KioskConfigProblem, () => resolveKioskConfig(env, file.kiosk)),
     apiKey,
     viewerKey,
     audienceKey,

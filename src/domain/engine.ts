@@ -43,6 +43,7 @@ import { markStarted, markStartedByTime } from './started.js';
 import { adjustAux, pauseAux, resetAux, setAux, startAux, type AuxReduced } from './aux.js';
 import { canonicalTimeZone } from './time-zone.js';
 import { reportTally } from './tally.js';
+import { reportScreen } from './screen.js';
 import type { Command, CommandError, Now, PassedSchedule, Room, Settings, Timer, TimerFields, Transport } from './types.js';
 
 export type Outcome = { readonly ok: true; readonly timer?: Timer } | { readonly ok: false; readonly error: CommandError };
@@ -517,6 +518,8 @@ function reduce(room: Room, command: Command, now: Now): Reduced {
       return { ok: true, room: { ...room, onAir: !room.onAir } };
     case 'tally.set':
       return { ok: true, room: reportTally(room, command.source, command.on) };
+    case 'screen.report':
+      return { ok: true, room: reportScreen(room, command.report) };
     case 'chime.test':
       return { ok: true, room: { ...room, chimeTestMonoMs: now.monoMs + CHIME_TEST_LEAD_MS } };
     case 'display.set': {

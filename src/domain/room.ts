@@ -72,6 +72,7 @@ export function createRoom(firstTimerId: string, timeZone = 'UTC'): Room {
     actuals: [],
     aux: AUX_DEFAULT,
     tally: {},
+    screen: null,
   };
 }
 

@@ -7,7 +7,7 @@ import { activeTimer, remainingAt } from './room.js';
 import { auxRemainingAt } from './aux.js';
 import { sameSchedule, scheduleOf, type Schedule } from './schedule.js';
 import { tallySnapshot, type TallySnapshot } from './tally.js';
-import type { Actual, AuxAppearance, AuxTimer, DisplaySettings, Message, Question, Room, Settings, Tag, Timer, ZeroBehavior } from './types.js';
+import type { Actual, ScreenReport, AuxAppearance, AuxTimer, DisplaySettings, Message, Question, Room, Settings, Tag, Timer, ZeroBehavior } from './types.js';
 
 /** The second timer as the snapshot carries it: the same transport fields as the main one. */
 export interface AuxSnapshot {
@@ -68,6 +68,8 @@ export interface Snapshot {
   readonly aux: AuxSnapshot;
   /** What the tally sources last said (src/tally), and whether any says on; null while none has reported since the start. */
   readonly tally: TallySnapshot | null;
+  /** The screen's power as it last answered over HDMI-CEC (src/cec); null when the box controls no screen. */
+  readonly screen: ScreenReport | null;
   /**
    * The schedule at `serverNow` (planned, actual and projected times, the offset).
    * In GET /state and every answer; the push streams leave it out, since it is
@@ -147,6 +149,7 @@ export function toSnapshot(room: Room, nowMonoMs: number, wallNowMs: number): Sn
     actuals: room.actuals,
     aux: auxSnapshot(room.aux, nowMonoMs, serverNow),
     tally: tallySnapshot(room.tally),
+    screen: room.screen,
     schedule,
   };
 }

@@ -17,6 +17,20 @@ export type TallySource = (typeof TALLY_SOURCES)[number];
 /** Each tally source's last report, on or off; a source not heard from since start is absent (tally.ts). */
 export type TallyReports = { readonly [S in TallySource]?: boolean };
 
+/**
+ * The screen's power as it last answered over HDMI-CEC (src/cec, screen.ts): on, standby,
+ * on its way to either (CEC's "in transition"), unknown (configured, but it has not answered),
+ * unavailable (no cec-ctl, no CEC device, the adapter not registered on the bus).
+ */
+export const SCREEN_POWERS = ['on', 'standby', 'to-on', 'to-standby', 'unknown', 'unavailable'] as const;
+export type ScreenPower = (typeof SCREEN_POWERS)[number];
+
+/** The screen's last report; `problem` says why it is unavailable or did not answer, null when it answered. */
+export interface ScreenReport {
+  readonly power: ScreenPower;
+  readonly problem: string | null;
+}
+
 export const MESSAGE_COLORS = ['white', 'green', 'red'] as const;
 export type MessageColor = (typeof MESSAGE_COLORS)[number];
 
@@ -228,6 +242,11 @@ export interface Room {
    * report sets it again.
    */
   readonly tally: TallyReports;
+  /**
+   * The screen over HDMI-CEC (config `screen`), as it last answered; null when the box has
+   * no screen to control. Not kept on disk: the adapter asks again after a start.
+   */
+  readonly screen: ScreenReport | null;
 }
 
 /** The editable fields of a timer, as the update operations take them. */
@@ -262,6 +281,8 @@ export type Command =
   | { readonly type: 'onair.toggle' }
   /** A tally source reports on air or not (src/tally); see tally.ts for how it moves onAir. */
   | { readonly type: 'tally.set'; readonly source: TallySource; readonly on: boolean }
+  /** The screen's power as it answered over HDMI-CEC (src/cec); the adapter reports, it never asks the room. */
+  | { readonly type: 'screen.report'; readonly report: ScreenReport }
   | { readonly type: 'flash'; readonly count: number }
   | {
       readonly type: 'settings.set';

@@ -36,6 +36,7 @@ import { mountLogo } from '../api/logo-routes.js';
 import { mountRunningOrder } from '../api/running-order-routes.js';
 import { mountClock, UNWATCHED_CLOCK } from '../api/clock-routes.js';
 import type { BoxClock } from '../domain/clock-sync.js';
+import type { ScreenControl } from '../domain/screen.js';
 import { CachedRouter } from './cached-router.js';
 
 export interface HttpDeps {
@@ -64,6 +65,8 @@ export interface HttpDeps {
   readonly venue?: VenueDeps;
   /** Whether the box's wall clock is synchronised, and setting it by hand (src/systemd/time-sync.ts); unknown and never set when not given. */
   readonly clock?: BoxClock;
+  /** The screen over HDMI-CEC (src/cec); /screen/* answer 409 when not given. */
+  readonly screen?: ScreenControl;
 }
 
 export interface VenueDeps {
@@ -178,7 +181,7 @@ export function createApp(deps: HttpDeps): Hono<AppEnv> {
   mountFrontDoor(app);
   mountAsk(app, { service: deps.service, keys: deps.keys, limiter: deps.limiter, clientAddress, newQuestionId: deps.newQuestionId ?? newQuestionIdFor(() => deps.service.room) });
 
-  mountApi(app, { service: deps.service, keys: deps.keys, limiter: deps.limiter, clientAddress, newTimerId: deps.newTimerId, storage });
+  mountApi(app, { service: deps.service, keys: deps.keys, limiter: deps.limiter, clientAddress, newTimerId: deps.newTimerId, storage, ...(deps.screen === undefined ? {} : { screen: deps.screen }) });
 
   // An asset name that is no bundle is an unknown path like any other (the pages
   // ask only for theirs): counted per address, the asset's own 404 kept within the quota.

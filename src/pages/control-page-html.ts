@@ -175,6 +175,8 @@ export function renderControlPage(view: ControlPageView): string {
 <span id="tally" class="tally" hidden><span id="tally-pill" class="tally-pill"><span class="tally-lamp" aria-hidden="true"></span><span id="tally-state" class="tally-state"></span> <span id="tally-sources" class="tally-sources"></span></span><span id="tally-by-hand" class="tally-by-hand" hidden></span></span>
 <button type="button" id="flash-screens">Flash screens</button>
 </div>
+<!-- The screen over HDMI-CEC (screen-control.ts): shown only on a box with a screen configured. -->
+<div id="screen-control" class="row screen-control" role="group" aria-label="The screen (HDMI-CEC)" hidden><span id="screen-power" class="screen-power" role="status"></span><button type="button" id="screen-on">Switch on</button><button type="button" id="screen-standby">Standby</button><button type="button" id="screen-active">Make active</button></div>
 <p class="hint">Keys: <kbd>Space</kbd> start/pause · <kbd>N</kbd> next · <kbd>P</kbd> previous · <kbd>B</kbd> blackout · <kbd>O</kbd> ON AIR. Not while you type in a field.</p>
 </div>
 </section>

@@ -71,6 +71,8 @@ export function restoreRoom(document: RoomDocument, now: ClockReading): Restored
     chimeTestMonoMs: null,
     // Not kept: the sources repeat their state, and the first report after the start sets it.
     tally: {},
+    // Not kept: the screen adapter asks the screen again after a start.
+    screen: null,
     transport,
     aux,
     // A running timer has started, whatever the file says.

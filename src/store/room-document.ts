@@ -292,8 +292,9 @@ export interface ClockReading {
 /** The document for `room`, converting a running end instant from monotonic to wall clock at `now`. */
 export function toDocument(room: Room, now: ClockReading, seqReservedTo: number): RoomDocument {
   // A flash is over within seconds and its instant is monotonic: it is not kept. Nor is
-  // the tally: its sources repeat their state, so the first report after a start sets it.
-  const { flash: _flash, chimeTestMonoMs: _chimeTest, tally: _tally, ...kept } = room;
+  // the tally: its sources repeat their state, so the first report after a start sets it;
+  // nor the screen's power: the screen adapter asks again after a start.
+  const { flash: _flash, chimeTestMonoMs: _chimeTest, tally: _tally, screen: _screen, ...kept } = room;
   return {
     schemaVersion: SCHEMA_VERSION,
     savedAtWallMs: Math.round(now.wallMs),

@@ -187,7 +187,9 @@ export async function readClockSync(run: RunCommand, paths: TimeSyncPaths = SYST
     return { synced: true, source: 'timesyncd', detail: 'systemd-timesyncd synchronised the clock since boot (timedatectl did not answer)' };
   }
   if (exists(paths.systemdRunDir)) {
-    return { synced: false, source: 'none', detail: `no time service has synchronised the clock since boot (${show.ok ? 'timedatectl gave no answer' : show.reason})` };
+    // Not synchronised for sure (no flag file since boot), but by what is not known: timedatectl may
+    // only be slow (timedated is started on demand; seen at a busy boot), so no "none" here.
+    return { synced: false, source: 'unknown', detail: `no time service has synchronised the clock since boot (${show.ok ? 'timedatectl gave no answer' : show.reason})` };
   }
   return { synced: null, source: 'unknown', detail: 'the box cannot tell whether its clock is synchronised: neither chronyc nor timedatectl answered' };
 }

@@ -6,15 +6,23 @@
 // .ci/run installs them). The screen is read with tesseract: the digits it shows
 // are compared with the state the API gives.
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../browser/browser-kit.js';
+import { chimeLevels } from './chime-levels.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+/** The machine's state (scripts/box-vm.sh's SHOWCLOCK_BOX_DIR): disk, console, recorded sound. */
+const BOX_DIR = process.env.SHOWCLOCK_BOX_DIR ?? path.join(ROOT, '.box');
+/** Development only: SHOWCLOCK_BOX_REUSE=1 boots the box already built in BOX_DIR instead of building one (with -t, to rerun some checks). */
+const REUSE = process.env.SHOWCLOCK_BOX_REUSE === '1';
 const run = promisify(execFile);
-const CUT_ROUNDS = Number(process.env.SHOWCLOCK_BOX_CUTS ?? 10);
+const CUT_ROUNDS = Number(process.env.SHOWCLOCK_BOX_CUTS ?? 4);
+/** The read-only system's rounds (issue 33 asks for 10); the writable box's are fewer, to keep CI under its time. */
+const READ_ONLY_CUT_ROUNDS = Number(process.env.SHOWCLOCK_BOX_READ_ONLY_CUTS ?? 10);
 const FIRST_START_ROUNDS = Number(process.env.SHOWCLOCK_BOX_FIRST_START_CUTS ?? 4);
 const INSTALL_ROUNDS = Number(process.env.SHOWCLOCK_BOX_INSTALL_CUTS ?? 3);
 const shots = mkdtempSync(path.join(tmpdir(), 'showclock-box-shots-'));
@@ -65,7 +73,8 @@ let panics = 0;
 function countPanics(): void {
   for (const name of ['console.log', 'console-earlier.log']) {
     try {
-      panics += readFileSync(path.join(ROOT, '.box', name), 'utf8').split('Kernel panic - not syncing').length - 1;
+      // The kernel-hang test's own crash (sysrq) is not one of the emulator's.
+      panics += readFileSync(path.join(BOX_DIR, name), 'utf8').split(/Kernel panic - not syncing(?!: sysrq)/).length - 1;
     } catch {
       // No such console yet.
     }
@@ -128,22 +137,59 @@ function shown(ms: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
+interface Healthz {
+  readonly clock: { readonly synced: boolean | null; readonly source: string; readonly setByHandAt?: number };
+}
+async function healthz(): Promise<Healthz> {
+  const response = await fetch(`${machine.url}/healthz`, { signal: AbortSignal.timeout(10_000) });
+  return (await response.json()) as Healthz;
+}
+
+/** The config file in the machine, as the technician would write it, with `extra` sections; the service or kiosk restarted by the caller. */
+async function writeBoxConfig(extra: Record<string, unknown>): Promise<void> {
+  const config = JSON.stringify({ port: 8080, host: '0.0.0.0', ...extra }, null, 2);
+  await inBox(`test -e /root/config.installed.json || cp -p /etc/showclock/config.json /root/config.installed.json; cat > /etc/showclock/config.json <<'EOF'\n${config}\nEOF`);
+}
+
+/** The sound the machine's HDMI-side card played (QEMU's HDA, written to .box/audio.wav): its size now, and what came after `from`. */
+const AUDIO_FILE = path.join(BOX_DIR, 'audio.wav');
+const audioSize = (): number => {
+  try {
+    return statSync(AUDIO_FILE).size;
+  } catch {
+    return 44;
+  }
+};
+function audioSince(from: number): Buffer {
+  const to = audioSize();
+  const start = Math.max(44, from);
+  const length = Math.max(0, to - start) - (Math.max(0, to - start) % 4);
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(AUDIO_FILE, 'r');
+  try {
+    readSync(fd, buffer, 0, length, start);
+  } finally {
+    closeSync(fd);
+  }
+  return buffer;
+}
+
 let shotCount = 0;
 /** The text tesseract reads on the virtual screen now. */
-async function screenText(name: string): Promise<string> {
+async function screenText(name: string, region: readonly number[] = []): Promise<string> {
   shotCount += 1;
   const file = path.join(shots, `${String(shotCount).padStart(3, '0')}-${name}.png`);
-  await box('shot', file);
-  const { stdout } = await run('tesseract', [file, '-', '--psm', '11'], { timeout: 60_000 });
+  await box('shot', file, ...region.map(String));
+  const { stdout } = await run('tesseract', [file, '-', '--psm', region.length === 0 ? '11' : '7'], { timeout: 60_000 });
   return stdout;
 }
 
 /** Polls the screen until its text has `wanted`; the milliseconds it took. */
-async function untilScreenShows(wanted: string, name: string, timeoutMs: number): Promise<number> {
+async function untilScreenShows(wanted: string, name: string, timeoutMs: number, region: readonly number[] = []): Promise<number> {
   const startedMs = performance.now();
   let last = '';
   while (performance.now() - startedMs < timeoutMs) {
-    last = await screenText(name);
+    last = await screenText(name, region);
     if (last.replace(/\s+/g, ' ').includes(wanted)) return performance.now() - startedMs;
     await sleep(250);
   }
@@ -166,14 +212,18 @@ async function healthzAfter(timeoutMs: number): Promise<number> {
 
 describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => {
   beforeAll(async () => {
+    if (REUSE) {
+      machine = await up();
+      return;
+    }
     let startedMs = performance.now();
     await box('build');
     figures.build = `${Math.round((performance.now() - startedMs) / 1000)} s`;
-    figures['install.sh in the machine'] = `${readFileSync(path.join(ROOT, '.box/install-seconds'), 'utf8').trim()} s`;
-    const packed = readdirSync(path.join(ROOT, '.box/release')).find((name) => name.endsWith('.tar.gz'));
+    figures['install.sh in the machine'] = `${readFileSync(path.join(BOX_DIR, 'install-seconds'), 'utf8').trim()} s`;
+    const packed = readdirSync(path.join(BOX_DIR, 'release')).find((name) => name.endsWith('.tar.gz'));
     if (packed === undefined) throw new Error('build left no release in .box/release');
     releaseTarball = path.join(shots, packed);
-    copyFileSync(path.join(ROOT, '.box/release', packed), releaseTarball);
+    copyFileSync(path.join(BOX_DIR, 'release', packed), releaseTarball);
     startedMs = performance.now();
     machine = await up();
     figures['power-on to /healthz'] = `${Math.round((performance.now() - startedMs) / 1000)} s`;
@@ -262,6 +312,103 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
     expect(await inBox('systemctl is-active showclock-kiosk.service')).toBe('active');
   });
 
+  // Issue 33: the read-only system. Placed after the power-cut test (it starts from the installed,
+  // running box and leaves it writable again, with the same room, keys and config, for the tests
+  // after it). The data place is the machine's second disk, /dev/vdb (scripts/box-vm.sh), as a
+  // second partition or a USB stick is on a Pi.
+  it(`read-only system (install.sh --read-only /dev/vdb): after a reboot / is an overlay, the room, keys and config are kept and a file outside the data place is gone; ${READ_ONLY_CUT_ROUNDS} power cuts under a stream of changes: it boots read-only every time and nothing answered 2xx is lost; --read-write makes it writable again`, async () => {
+    const install = 'cd /root/showclock-*/ && ./install.sh';
+    const keys = await inBox('cat /var/lib/showclock/keys.json');
+    const before = await api('/timers', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ label: 'Before read-only' }) });
+    expect(before.status).toBe(201);
+
+    const on = await inBox(`${install} --read-only /dev/vdb 2>&1`);
+    expect(on).toContain('formatted /dev/vdb (ext4, label showclock-data)');
+    expect(on).toContain('the system becomes read-only at the next boot: sudo reboot');
+    expect(await inBox(`${install} --read-only /dev/vdb 2>&1`)).not.toMatch(/wrote|formatted|copied|mounted|installing|removed/);
+    // Served from the data place already, before any reboot.
+    expect(await inBox('findmnt -n -o SOURCE /var/lib/showclock')).toBe('/dev/vdb[/data]');
+    expect((await state()).timers.map((t) => t.label)).toContain('Before read-only');
+
+    await inBox('systemctl reboot').catch(() => {});
+    await sleep(5_000);
+    let backMs = await healthzAfter(300_000);
+    figures['read-only: reboot to /healthz'] = `${Math.round(backMs / 1000 + 5)} s`;
+    expect(await inBox('findmnt -n -o FSTYPE /')).toBe('overlay');
+    expect(await inBox('findmnt -n -o OPTIONS /media/root-ro')).toMatch(/^ro[,$]/);
+    expect(await inBox('findmnt -n -o SOURCE,FSTYPE /srv/showclock')).toMatch(/^\/dev\/vdb\s+ext4$/);
+    expect(await inBox('findmnt -n -o SOURCE /etc/showclock')).toBe('/dev/vdb[/config]');
+    expect((await state()).timers.map((t) => t.label)).toContain('Before read-only');
+    expect(await inBox('cat /var/lib/showclock/keys.json')).toBe(keys);
+    await expectWorkingBox('read-only, first boot');
+    // install.sh changes nothing on a read-only system, and says how to make a change.
+    expect(await inBox(`${install} 2>&1; echo "exit $?"`)).toMatch(/the system is read-only[\s\S]*--read-write[\s\S]*overlayroot-chroot[\s\S]*exit 1$/);
+
+    // Outside the data place, gone at the reboot; the config (on the data place) kept.
+    await inBox(`echo outside > /root/outside.txt && sed -i '1i // kept by the read-only test' /etc/showclock/config.json && sync`);
+    await inBox('systemctl reboot').catch(() => {});
+    await sleep(5_000);
+    await healthzAfter(300_000);
+    expect(await inBox('test -e /root/outside.txt && echo kept || echo gone')).toBe('gone');
+    expect(await inBox('head -n 1 /etc/showclock/config.json')).toBe('// kept by the read-only test');
+    expect(await inBox('findmnt -n -o FSTYPE /')).toBe('overlay');
+
+    // Power cuts while a client makes changes, as in the test above, on the read-only system.
+    let acknowledged = 0;
+    let lastSeq = (await state()).seq;
+    const boots: number[] = [];
+    for (let round = 1; round <= READ_ONLY_CUT_ROUNDS; round += 1) {
+      const answered: string[] = [];
+      let maxSeq = lastSeq;
+      let cutting = false;
+      const client = (async () => {
+        for (let i = 0; !cutting; i += 1) {
+          const label = `ro round ${round} edit ${i}`;
+          try {
+            const result = await api('/timers', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ label, duration: 60_000 }) });
+            if (result.status === 201 && !cutting) answered.push(label);
+            const now = await api('/state');
+            if (now.body.state !== undefined) maxSeq = Math.max(maxSeq, now.body.state.seq);
+          } catch {
+            // The power went while it waited: it may or may not have happened.
+          }
+        }
+      })();
+      await sleep(1_000 + Math.floor(Math.random() * 3_000));
+      cutting = true;
+      await box('cut');
+      await client;
+      const bootStartedMs = performance.now();
+      machine = await up();
+      boots.push(performance.now() - bootStartedMs);
+      expect(await inBox('findmnt -n -o FSTYPE /'), `round ${round}`).toBe('overlay');
+      const after = await state();
+      const labels = new Set(after.timers.map((t) => t.label));
+      for (const label of answered) expect(labels.has(label), `round ${round}: "${label}" was answered 201`).toBe(true);
+      expect(after.seq, `round ${round}`).toBeGreaterThan(maxSeq);
+      expect(await inBox('node -e "JSON.parse(require(\'fs\').readFileSync(\'/var/lib/showclock/room.json\',\'utf8\')); console.log(\'valid\')"')).toBe('valid');
+      expect(await inBox('cat /var/lib/showclock/keys.json'), `round ${round}`).toBe(keys);
+      acknowledged += answered.length;
+      lastSeq = after.seq;
+      for (const timer of after.timers.filter((t) => t.label.startsWith('ro round '))) await api(`/timer/${timer.id}/delete`);
+    }
+    figures['read-only: power cuts'] = `${READ_ONLY_CUT_ROUNDS} rounds, ${acknowledged} creates answered 201, 0 lost; power-on to /healthz ${Math.round(Math.min(...boots) / 1000)}-${Math.round(Math.max(...boots) / 1000)} s`;
+    await expectWorkingBox('read-only, after the cuts');
+
+    // Back to writable: the room, keys and config stay on the data place.
+    await inBox(`sed -i '/kept by the read-only test/d' /etc/showclock/config.json`);
+    expect(await inBox(`${install} --read-write 2>&1`)).toContain('the system becomes writable at the next boot');
+    await inBox('systemctl reboot').catch(() => {});
+    await sleep(5_000);
+    backMs = await healthzAfter(300_000);
+    figures['read-write again: reboot to /healthz'] = `${Math.round(backMs / 1000 + 5)} s`;
+    expect(await inBox('findmnt -n -o FSTYPE /')).toBe('ext4');
+    expect(await inBox('findmnt -n -o SOURCE /var/lib/showclock')).toBe('/dev/vdb[/data]');
+    expect((await state()).timers.map((t) => t.label)).toContain('Before read-only');
+    expect(await inBox('cat /var/lib/showclock/keys.json')).toBe(keys);
+    await expectWorkingBox('writable again');
+  });
+
   it(`power cuts during the first start, while the keys and the room are made (${FIRST_START_ROUNDS} rounds): the box starts again by itself, and keys it gave out are kept`, async () => {
     const dataFiles = '/var/lib/showclock/keys.json /var/lib/showclock/room.json /var/lib/showclock/room.previous.json';
     let gaveOut = 0;
@@ -339,6 +486,153 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
     await untilScreenShows(shown((await state()).remaining), 'after-watchdog', 180_000);
   });
 
+  it('the clock: with timesyncd stopped and the clock set wrong, /healthz, the console and the screen say so; set from the console it is right, and a running countdown moves with neither step', async () => {
+    // No time server answers the machine's network: the kernel's flag is set as an NTP client sets it
+    // (test/box/ntp-synced.py), so the box starts out synchronised, as a Pi with a server does.
+    await inBox(`systemctl start systemd-timesyncd && python3 - <<'EOF'\n${readFileSync(path.join(ROOT, 'test/box/ntp-synced.py'), 'utf8')}\nEOF`);
+    await expect.poll(async () => (await healthz()).clock.synced, { timeout: 60_000, interval: 1_000 }).toBe(true);
+    await api('/start');
+    const before = await state();
+    const beforeMs = performance.now();
+    const movedBy = async (): Promise<number> => {
+      const now = await state();
+      return before.remaining - now.remaining - (performance.now() - beforeMs);
+    };
+
+    await inBox('systemctl stop systemd-timesyncd && date -s "-2 hours" > /dev/null');
+    const steppedMs = performance.now();
+    await expect.poll(async () => (await healthz()).clock.synced, { timeout: 60_000, interval: 250 }).toBe(false);
+    const warnedMs = performance.now() - steppedMs;
+    figures['clock warning latency (a step of -2 h to /healthz)'] = `${(warnedMs / 1000).toFixed(1)} s`;
+    // The box checks every 30 s; the warning comes within one check.
+    expect(warnedMs).toBeLessThan(35_000);
+    expect(Math.abs(await movedBy()), 'the countdown after the -2 h step').toBeLessThan(2_000);
+    // The kiosk learns it with its clock measurements (every minute): its bottom-right corner, enlarged for tesseract.
+    const screenWarnedMs = await untilScreenShows('Clock not synchronised', 'clock-warning', 120_000, [960, 760, 320, 40]);
+    figures['clock warning on the kiosk after /healthz'] = `${Math.round(screenWarnedMs / 1000)} s`;
+
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${machine.url}/control/${machine.apiKey}`);
+      await expect.poll(() => page.locator('#clock-banner-text').textContent(), { timeout: 60_000 }).toContain("The box's clock is not synchronised");
+      await expect.poll(() => page.locator('#clock-offset').textContent(), { timeout: 60_000 }).toMatch(/^This device's clock is (1 h 59 min|2 h 0 min) ahead of the box\.$/);
+      const button = page.locator('#clock-set');
+      await button.click();
+      await button.click();
+      await expect.poll(() => page.locator('#clock-banner-text').textContent(), { timeout: 30_000 }).toMatch(/set by hand at/);
+      await expect.poll(() => page.locator('#clock-offset').textContent(), { timeout: 60_000 }).toMatch(/agree|0\.\d s|1\.\d s/);
+    } finally {
+      await browser.close();
+    }
+    // The box's clock is this machine's again, within what ssh takes.
+    const boxMs = Number(await inBox('date +%s%3N'));
+    expect(Math.abs(boxMs - Date.now())).toBeLessThan(3_000);
+    expect((await healthz()).clock.setByHandAt).toBeGreaterThan(0);
+    expect(Math.abs(await movedBy()), 'the countdown after the set (+2 h)').toBeLessThan(2_000);
+    // The later checks read the screen's digits: a still clock.
+    await api('/pause');
+    await inBox('systemctl start systemd-timesyncd');
+  });
+
+  it('the chime comes out where kiosk.audio says: the machine\'s HDMI-side card (QEMU\'s HDA, recorded) when it is chosen, nothing there when another card is', async () => {
+    // A second card, as a Pi has two HDMI ports and headphones: only the chosen one may sound.
+    await inBox('modprobe snd-dummy && cat /proc/asound/cards');
+    const kioskWith = async (audio: string): Promise<void> => {
+      await writeBoxConfig({ kiosk: { audio } });
+      await inBox('systemctl restart showclock-kiosk.service');
+      // The launcher says where the sound goes as it starts Chromium, once the service answers (from
+      // the kiosk's login session by then: the whole journal, not the unit's).
+      const said = () => inBox(`journalctl -b --since "-90 s" --no-pager -o cat | grep -c "sound to default:CARD=${audio} (kiosk.audio ${audio})" || true`);
+      await expect.poll(said, { timeout: 90_000, interval: 1_000 }).not.toBe('0');
+      await untilScreenShows(shown((await state()).remaining), `kiosk-audio-${audio}`, 180_000);
+    };
+    const chimeAfterPress = async (): Promise<ReturnType<typeof chimeLevels>> => {
+      const from = audioSize();
+      expect((await api('/chime')).status).toBe(200);
+      await sleep(4_000);
+      return chimeLevels(audioSince(from));
+    };
+
+    await kioskWith('Intel');
+    // The page may take a moment to open its sound: the chime is pressed until it is heard, 6 times at most.
+    let heard = chimeLevels(Buffer.alloc(0));
+    for (let press = 1; press <= 6 && heard.ratio < 100; press += 1) heard = await chimeAfterPress();
+    figures['the test chime on the chosen card'] = `peak ${heard.peak} of 32767, the chime's notes ${Math.round(heard.ratio)}x the neighbouring frequencies`;
+    expect(heard.ratio, 'the chime\'s three notes against other frequencies').toBeGreaterThan(100);
+
+    await kioskWith('Dummy');
+    const elsewhere = await chimeAfterPress();
+    expect(elsewhere.ratio, 'nothing of the chime on the card that was not chosen').toBeLessThan(10);
+    // It played all the same: on the chosen card, the other one.
+    expect(await inBox('cat /proc/asound/Dummy/pcm0p/sub0/status')).toContain('state: RUNNING');
+
+    await writeBoxConfig({});
+    await inBox('cp -p /root/config.installed.json /etc/showclock/config.json && systemctl restart showclock-kiosk.service');
+  });
+
+  it('the screen over HDMI-CEC: with vivid\'s emulated bus and cec-follower playing the TV, "screen on" and "standby" reach the TV and the power the box reports follows it', async () => {
+    // vivid: an emulated HDMI input with its CEC adapter (the TV's side, /dev/cec0) and an HDMI
+    // output (the box's, /dev/cec1), the output cabled to the input; cec-follower answers as the TV.
+    await inBox(
+      'modprobe vivid && for d in /sys/class/video4linux/video*; do if grep -qx vivid-000-vid-cap "$d/name"; then v4l2-ctl -d "/dev/$(basename "$d")" -c hdmi_000_0_is_connected_to=2; fi; done' +
+        ' && cec-ctl -d /dev/cec0 --tv --osd-name TV > /dev/null && (nohup cec-follower -d /dev/cec0 -v -w > /root/tv.log 2>&1 &)',
+    );
+    const tvHeard = async (message: string): Promise<number> => Number(await inBox(`grep -c "to TV (4 to 0): ${message}" /root/tv.log || true`));
+    const screenPower = async (): Promise<string | undefined> => {
+      const { body } = await api('/state');
+      return (body.state as { screen?: { power: string } | null } | undefined)?.screen?.power;
+    };
+    // The device is allowed to the service when it starts (DeviceAllow=char-cec): the config, then a restart.
+    await writeBoxConfig({ screen: { cec: { device: '/dev/cec1' }, onAtBoot: true } });
+    await inBox('systemctl restart showclock.service');
+    await healthzAfter(120_000);
+    // On at boot: the TV was told to show the box, and the box asked how it is.
+    await expect.poll(tvHeard.bind(null, 'IMAGE_VIEW_ON'), { timeout: 60_000, interval: 1_000 }).toBeGreaterThan(0);
+    await expect.poll(screenPower, { timeout: 60_000, interval: 1_000 }).toBe('on');
+
+    let startedMs = performance.now();
+    const standby = await api('/screen/standby');
+    const standbyAnswerMs = performance.now() - startedMs;
+    expect(standby.status).toBe(200);
+    expect(await tvHeard('STANDBY')).toBeGreaterThan(0);
+    await expect.poll(screenPower, { timeout: 30_000, interval: 250 }).toBe('standby');
+    const standbyReportedMs = performance.now() - startedMs;
+
+    const onsBefore = await tvHeard('IMAGE_VIEW_ON');
+    startedMs = performance.now();
+    const on = await api('/screen/on');
+    const onAnswerMs = performance.now() - startedMs;
+    expect(on.status).toBe(200);
+    expect(await tvHeard('IMAGE_VIEW_ON')).toBeGreaterThan(onsBefore);
+    expect(Number(await inBox('grep -c "to all (4 to 15): ACTIVE_SOURCE" /root/tv.log || true'))).toBeGreaterThan(0);
+    await expect.poll(screenPower, { timeout: 30_000, interval: 250 }).toBe('on');
+    const onReportedMs = performance.now() - startedMs;
+    figures['CEC round trip (answer / power reported)'] = `standby ${Math.round(standbyAnswerMs)} ms / ${(standbyReportedMs / 1000).toFixed(1)} s, on ${Math.round(onAnswerMs)} ms / ${(onReportedMs / 1000).toFixed(1)} s`;
+
+    await inBox('pkill cec-follower; cp -p /root/config.installed.json /etc/showclock/config.json && systemctl restart showclock.service');
+    await healthzAfter(120_000);
+  });
+
+  it('a hung kernel (crashed, with no reboot on panic) is restarted by the hardware watchdog, and the show comes back', async () => {
+    expect(await inBox('systemctl show -p RuntimeWatchdogUSec --value')).toBe('14s');
+    expect(await inBox('journalctl -b --no-pager -o cat | grep -c "Using hardware watchdog" || true')).not.toBe('0');
+    const bootId = await inBox('cat /proc/sys/kernel/random/boot_id');
+    const before = await state();
+    // kernel.panic=0: after the crash the kernel stops for good, as a hung one does; only the
+    // watchdog's hardware can start the machine again. The ssh session ends before the crash.
+    await inBox('(sysctl -q kernel.panic=0 && sleep 2 && echo c > /proc/sysrq-trigger) < /dev/null > /dev/null 2>&1 &');
+    const crashedMs = performance.now();
+    await sleep(5_000);
+    await healthzAfter(300_000);
+    figures['kernel hang to /healthz, by the hardware watchdog'] = `${Math.round((performance.now() - crashedMs) / 1000)} s`;
+    expect(await inBox('cat /proc/sys/kernel/random/boot_id')).not.toBe(bootId);
+    expect(readFileSync(path.join(BOX_DIR, 'console.log'), 'utf8')).toContain('sysrq triggered crash');
+    expect((await state()).timers.map((t) => t.id)).toEqual(before.timers.map((t) => t.id));
+    await expectWorkingBox('after the hardware watchdog');
+    await untilScreenShows(shown((await state()).remaining), 'after-hardware-watchdog', 180_000);
+  });
+
   it('install.sh a second time changes nothing; --uninstall leaves no unit behind', async () => {
     const pid = await inBox('systemctl show -p MainPID --value showclock.service');
     const again = await inBox('cd /root/showclock-*/ && ./install.sh 2>&1');
@@ -347,11 +641,11 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
     await inBox('cd /root/showclock-*/ && ./install.sh --uninstall');
     expect(await inBox('ls /etc/systemd/system | grep -c showclock || true')).toBe('0');
     expect(await inBox('systemctl list-units --all --no-legend --plain "showclock*" | wc -l')).toBe('0');
-    expect(readFileSync(path.join(ROOT, '.box', 'machine.env'), 'utf8')).toContain('BASE=');
+    expect(readFileSync(path.join(BOX_DIR, 'machine.env'), 'utf8')).toContain('BASE=');
   });
 
   it(`power cuts during install.sh itself (${INSTALL_ROUNDS} rounds, from its start to past its end): run again it finishes and the box works; once it said "installed", the box works without it and keeps the keys it printed`, async () => {
-    const installMs = Number(readFileSync(path.join(ROOT, '.box/install-seconds'), 'utf8')) * 1000;
+    const installMs = Number(readFileSync(path.join(BOX_DIR, 'install-seconds'), 'utf8')) * 1000;
     const outcomes: string[] = [];
     for (let round = 0; round < INSTALL_ROUNDS; round += 1) {
       countPanics();

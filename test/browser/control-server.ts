@@ -2,6 +2,7 @@
 // room service, push hub and system clock, on 127.0.0.1 at a free port, with
 // the page bundles built fresh into a temporary directory. And Debian's
 // chromium, driven by playwright-core.
+import type { ScreenControl } from '../../src/domain/screen.js';
 import type { BoxClock } from '../../src/domain/clock-sync.js';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -119,6 +120,8 @@ export async function startControlServer(opts: {
   clock?: BoxClock;
   /** The service's clocks; the system's unless a test steps the wall clock. */
   serviceClock?: Clock;
+  /** The screen over HDMI-CEC, made once the room service is; none (every /screen/* 409) when not given. */
+  screen?: (service: RoomService) => ScreenControl;
 }): Promise<ControlServer> {
   const scheduler = timeoutScheduler(systemClock);
   const logger = createLogger({ level: 'warn', secrets: () => [API_KEY, VIEWER_KEY] });
@@ -139,6 +142,7 @@ export async function startControlServer(opts: {
     ...(store === undefined ? {} : { storage: () => store.health() }),
     viewer: { hub, pagesDirs: [opts.pagesDir] },
     ...(opts.clock === undefined ? {} : { clock: opts.clock }),
+    ...(opts.screen === undefined ? {} : { screen: opts.screen(service) }),
   });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s));

@@ -156,6 +156,7 @@ describe('action definitions: options to ModuleAction', () => {
         'timer_start',
         'flash',
         'chime_test',
+        'screen',
       ].sort(),
     );
   });

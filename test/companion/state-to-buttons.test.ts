@@ -51,6 +51,8 @@ describe('variables', () => {
       // No tally source heard: the box has none, which is not the same as a tally that says off.
       tally: 'none',
       tally_sources: '',
+      // No screen under control: none, not a screen in standby.
+      screen_power: 'none',
       zero_behavior: 'stop',
       auto_advance: false,
       // No planned start and nothing run yet: no plan to be on time against; the show ends when its timers do.

@@ -2,6 +2,7 @@
 // with a fake clock (advanced by hand, running zero events as they fall due),
 // fixed keys, a client address taken from a test header, and a log sink that
 // keeps every line. Requests go through `app.request()`, no socket.
+import type { ScreenControl } from '../../src/domain/screen.js';
 import type { Hono } from 'hono';
 import type { Clock, Scheduler } from '../../src/app/clock.js';
 import { RoomService } from '../../src/app/room-service.js';
@@ -71,6 +72,9 @@ export class FakeClock implements Clock {
   }
 }
 
+/** A screen that acknowledges every request and says it is on: for tests of everything the document lists answering 2xx. */
+export const SCREEN_THAT_ACKNOWLEDGES: ScreenControl = { request: async () => ({ ok: true, report: { power: 'on', problem: null } }) };
+
 export interface TestAppOptions {
   /** Rate limit per window; 100 as in production unless a test lowers it. */
   readonly limit?: number;
@@ -85,6 +89,8 @@ export interface TestAppOptions {
   readonly links?: LinkConfig;
   /** The box's clock (synchronised or not, set by hand); unknown and never set unless a test gives one. */
   readonly clock?: BoxClock;
+  /** The screen over HDMI-CEC, made once the room service is; none (every /screen/* 409) unless a test gives one. */
+  readonly screen?: (service: RoomService, clock: FakeClock) => ScreenControl;
 }
 
 export interface TestApp {
@@ -141,6 +147,7 @@ export function createTestApp(opts: TestAppOptions = {}): TestApp {
     ...(opts.dataDir === undefined ? {} : { logos: new LogoFiles({ dataDir: opts.dataDir }) }),
     ...(opts.links === undefined ? {} : { links: opts.links }),
     ...(opts.clock === undefined ? {} : { clock: opts.clock }),
+    ...(opts.screen === undefined ? {} : { screen: opts.screen(service, clock) }),
   });
 
   const request = async (path: string, init: RequestInit & { client?: string } = {}): Promise<Response> => {

@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from '../../src/commands/openapi.js';
 import { operations } from '../../src/commands/operations.js';
 import { apiClient, call, OpenApiChecker, resolveRef, servedDocument, type OpenApiDocument } from '../helpers/openapi-check.js';
 import type { BoxClock, ClockSync } from '../../src/domain/clock-sync.js';
-import { createTestApp, roomWithTimers } from '../helpers/test-app.js';
+import { createTestApp, roomWithTimers, SCREEN_THAT_ACKNOWLEDGES } from '../helpers/test-app.js';
 
 type Json = Record<string, unknown>;
 /** The document type swagger-parser takes. */
@@ -336,10 +336,10 @@ describe('responses', () => {
     expect(state.properties.endAt).toMatchObject({ nullable: true, type: 'integer' });
     // A nullable reference as OpenAPI 3.0.3 lets one be written (nullable acts only beside a type).
     expect(state.properties.message).toEqual({ anyOf: [{ $ref: '#/components/schemas/Message' }, { type: 'object', nullable: true, enum: [null] }] });
-    // Issue 29's fields, issue 31's `started` and issue 32's `tally`: in every v1 answer, in none of v0's (V0State is the State as it was).
-    for (const field of ['started', 'actuals', 'aux', 'tally', 'schedule']) expect(state.required, field).toContain(field);
+    // Issue 29's fields, issue 31's `started`, issue 32's `tally` and issue 33's `screen`: in every v1 answer, in none of v0's (V0State is the State as it was).
+    for (const field of ['started', 'actuals', 'aux', 'tally', 'screen', 'schedule']) expect(state.required, field).toContain(field);
     const v0 = doc.components.schemas.V0State as { properties: Json; required: string[] };
-    expect([...v0.required].sort()).toEqual(state.required.filter((field) => !['started', 'actuals', 'aux', 'tally', 'schedule'].includes(field)).sort());
+    expect([...v0.required].sort()).toEqual(state.required.filter((field) => !['started', 'actuals', 'aux', 'tally', 'screen', 'schedule'].includes(field)).sort());
     expect(Object.keys(v0.properties).sort()).toEqual(v0.required.sort());
     const settings = (name: string) => (doc.components.schemas[name] as { required: string[] }).required;
     expect(settings('Settings').filter((field) => !settings('V0Settings').includes(field))).toEqual(['plannedStart']);
@@ -376,7 +376,8 @@ describe('the document describes what the API answers', () => {
     const jsonGets = Object.entries(doc.paths).filter(([path, item]) => item.get !== undefined && answersJson(item.get) && path !== '/api/v1/openapi.json');
     for (const [path] of jsonGets) {
       // A box whose clock is not synchronised and can be set (GET /clock/set's example sets it).
-      const t = createTestApp({ room, clock: SETTABLE_CLOCK });
+      // And a screen over HDMI-CEC that acknowledges (GET /screen/on, /standby, /active).
+      const t = createTestApp({ room, clock: SETTABLE_CLOCK, screen: () => SCREEN_THAT_ACKNOWLEDGES });
       const query = new URLSearchParams();
       for (const p of parameters(path, 'get')) {
         if (p.in === 'query') query.set(p.name, String(p.example));

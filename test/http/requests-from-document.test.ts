@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Room } from '../../src/domain/types.js';
 import { operations, type Method, type Operation } from '../../src/commands/operations.js';
 import { call, OpenApiChecker, servedDocument, type OpenApiDocument } from '../helpers/openapi-check.js';
-import { createTestApp, roomWithTimers } from '../helpers/test-app.js';
+import { createTestApp, roomWithTimers, SCREEN_THAT_ACKNOWLEDGES } from '../helpers/test-app.js';
 
 type Json = Record<string, unknown>;
 interface Schema {
@@ -393,7 +393,8 @@ function verdict(endpoint: Endpoint, request: Request): Verdict {
 // ---- sending ---------------------------------------------------------------------
 
 async function send(endpoint: Endpoint, request: Request) {
-  const t = createTestApp({ room: request.room, limit: 1_000_000 });
+  // A box with a screen that acknowledges: /screen/* answer as the document says they do when they did it.
+  const t = createTestApp({ room: request.room, limit: 1_000_000, screen: () => SCREEN_THAT_ACKNOWLEDGES });
   const path = endpoint.op.path.replace('{id}', encodeURIComponent(request.id));
   const query = encode(request.query);
   const url = `/api/${endpoint.op.version}/${t.keys.apiKey}${path}${query === '' ? '' : `?${query}`}`;

@@ -132,7 +132,7 @@ describe('v0 answers its state as it always did', () => {
     const fromV0 = await (await t.request(`${v0.base}/status`)).text();
     const expected = JSON.parse(fromV1) as { state: Record<string, unknown> & { settings: Record<string, unknown>; display: Record<string, unknown> } };
     expect(expected.state).toHaveProperty('schedule');
-    for (const name of ['started', 'actuals', 'aux', 'tally', 'schedule']) delete expected.state[name];
+    for (const name of ['started', 'actuals', 'aux', 'tally', 'screen', 'schedule']) delete expected.state[name];
     delete expected.state.settings.plannedStart;
     for (const name of ['showOverUnder', 'showShowEnd', 'showAux']) delete expected.state.display[name];
     expect(fromV0).toBe(JSON.stringify(expected));

@@ -56,6 +56,8 @@ describe('the kiosk launcher', () => {
         SHOWCLOCK_BUNDLE: BUNDLE,
         SHOWCLOCK_COMPOSITOR: cage,
         SHOWCLOCK_BROWSER: '/usr/bin/chromium',
+        // No sound card: the system's default device, no flag.
+        SHOWCLOCK_ASOUND: path.join(top, 'no-asound'),
       },
     });
     let out = '';
@@ -70,10 +72,13 @@ describe('the kiosk launcher', () => {
 
     service = await startService(serviceEnv({ SHOWCLOCK_CONFIG: config, HOST: '127.0.0.1', PORT: '', SHOWCLOCK_DATA_DIR: path.join(top, 'data') }));
     expect(await done).toBe(0);
-    const args = out.trim().split('\n');
+    // What the launcher says itself (to the journal) is not cage's command line.
+    const args = out.trim().split('\n').filter((line) => !line.startsWith('showclock-kiosk: '));
+    expect(out).toContain('showclock-kiosk: sound to default (kiosk.audio auto)');
     expect(args.slice(0, 3)).toEqual(['-d', '--', '/usr/bin/chromium']);
     expect(args).toEqual(expect.arrayContaining(['--kiosk', '--no-first-run', '--noerrdialogs', '--hide-crash-restore-bubble', `--user-data-dir=${path.join(home, 'chromium')}`]));
     expect(args.at(-1)).toBe(`http://127.0.0.1:${port}/display`);
+    expect(args.filter((arg) => arg.startsWith('--alsa-output-device') || arg === '--mute-audio')).toEqual([]);
     // A fresh profile: nothing left from the previous run to restore.
     expect(existsSync(path.join(home, 'chromium', 'Last Session'))).toBe(false);
     expect(existsSync(path.join(home, 'chromium'))).toBe(true);

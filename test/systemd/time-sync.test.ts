@@ -120,7 +120,7 @@ describe('readClockSync', () => {
   it('without timedatectl: timesyncd\'s flag file, the absence of it on a systemd box, or unknown', async () => {
     const run = fakeRun({ timedatectl: NO_BUS });
     expect(await readClockSync(run, PATHS, (p) => p === PATHS.synchronizedFile)).toMatchObject({ synced: true, source: 'timesyncd' });
-    expect(await readClockSync(run, PATHS, (p) => p === PATHS.systemdRunDir)).toMatchObject({ synced: false, source: 'none' });
+    expect(await readClockSync(run, PATHS, (p) => p === PATHS.systemdRunDir)).toMatchObject({ synced: false, source: 'unknown' });
     expect(await readClockSync(run, PATHS, none)).toMatchObject({ synced: null, source: 'unknown' });
   });
 });

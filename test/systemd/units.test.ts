@@ -78,7 +78,11 @@ describe('systemd units', () => {
   it('sandbox the service without breaking GPIO or V8, and run it as showclock in the gpio group', () => {
     const service = unit('showclock.service');
     expect(directives(service, 'User')).toEqual(['showclock']);
-    expect(directives(service, 'SupplementaryGroups')).toEqual(['gpio']);
+    expect(directives(service, 'SupplementaryGroups')).toEqual(['gpio video']);
+    // The screen over HDMI-CEC: cec-ctl opens /dev/cec*, and nothing else in /dev but the pseudo-devices.
+    expect(directives(service, 'PrivateDevices')).toEqual([]);
+    expect(directives(service, 'DevicePolicy')).toEqual(['closed']);
+    expect(directives(service, 'DeviceAllow')).toEqual(['char-cec rw']);
     expect(directives(service, 'StateDirectory')).toEqual(['showclock']);
     expect(directives(service, 'Restart')).toEqual(['always']);
     expect(directives(service, 'Type')).toEqual(['notify']);

@@ -7,6 +7,7 @@ import type { Snapshot } from '../../domain/snapshot.js';
 import { byId, setPressed, setText } from './elements.js';
 import type { RoomCommands } from './room-commands.js';
 import { TallyIndicator } from './tally-indicator.js';
+import { ScreenControl } from './screen-control.js';
 
 function adjustLabel(ms: number): string {
   const sign = ms < 0 ? '−' : '+';
@@ -22,6 +23,8 @@ export class TransportPanel {
   readonly #onAir = byId('onair', HTMLButtonElement);
   /** Beside ON AIR: what the tally says, and when ON AIR was set against it by hand. */
   readonly #tally = new TallyIndicator(this.#onAir);
+  /** The screen over HDMI-CEC, under the switches; hidden without one. */
+  readonly #screen: ScreenControl;
   readonly #previous = byId('previous', HTMLButtonElement);
   readonly #next = byId('next', HTMLButtonElement);
   readonly #header = byId('top', HTMLElement);
@@ -31,6 +34,7 @@ export class TransportPanel {
 
   constructor(commands: RoomCommands) {
     this.#commands = commands;
+    this.#screen = new ScreenControl(commands);
     this.#startPause.addEventListener('click', () => this.startPause());
     byId('reset', HTMLButtonElement).addEventListener('click', () => this.reset());
     this.#previous.addEventListener('click', () => this.previous());
@@ -93,6 +97,7 @@ export class TransportPanel {
     setPressed(this.#blackout, snapshot.blackout);
     setPressed(this.#onAir, snapshot.onAir);
     this.#tally.render(snapshot);
+    this.#screen.render(snapshot);
     // The whole header band changes, in words and colour: a 2 px outline on one
     // button is missed by a guest operator glancing up mid-show.
     const words = [snapshot.blackout ? 'BLACKOUT' : '', snapshot.onAir ? 'ON AIR' : ''].filter((w) => w !== '');
