@@ -78,17 +78,10 @@ describe('the built service with a screen over HDMI-CEC', () => {
   }, 30_000);
 
   it('without cec-ctl: runs on, reports the screen unavailable, and answers 503 saying what to install', async () => {
-    const { box } = await boot('/usr/bin:/bin:/nonexistent');
-    // The fake is not on PATH; a box that has the real cec-ctl installed would find it.
-    const hasReal = ['/usr/bin/cec-ctl', '/bin/cec-ctl'].some((file) => {
-      try {
-        readFileSync(file);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    if (hasReal) return;
+    // PATH is an empty directory: no cec-ctl, the fake or a real one installed on this machine.
+    const emptyBin = mkdtempSync(path.join(tmpdir(), 'showclock-no-cec-'));
+    dirs.push(emptyBin);
+    const { box } = await boot(emptyBin);
     await expect.poll(() => screenOf(box), { timeout: 5_000 }).toMatchObject({ power: 'unavailable', problem: expect.stringContaining('install v4l-utils') });
     const on = await fetch(`${box.api}/screen/on`);
     expect(on.status).toBe(503);
