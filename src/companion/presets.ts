@@ -4,7 +4,8 @@
 // message clear. The other categories hold the rest of the actions,
 // "Questions" the moderator's keys for audience questions, "Schedule" where the
 // show stands against its plan, "Aux timer" the second timer, "Tally" what the
-// vision mixer or OBS says, and "Alerts" the screen flash and the chime test.
+// vision mixer or OBS says, "Screen" the TV over HDMI-CEC, and "Alerts" the
+// screen flash and the chime test.
 // Timer keys name timers by position, since a preset cannot know a room's ids
 // (the timer dropdown is there once on a key). Variables in key text carry the
 // connection's label, so presets are remade when it changes.
@@ -143,6 +144,14 @@ export function presetDefinitions(label: string): CompanionPresetDefinitions {
   const tally = 'Tally';
   presets.tally = button(tally, 'Tally (vision mixer/OBS)', `TALLY\n$(${label}:tally)`, null, {}, [lit('tally', COLOURS.red, COLOURS.white)], '14');
   presets.tally_onair = button(tally, 'ON AIR with the tally', `ON AIR\ntally $(${label}:tally)`, 'onair', { mode: 'toggle' }, [lit('onair', COLOURS.red, COLOURS.white)], '14');
+
+  // The TV over HDMI-CEC: lit green only once the TV itself answered on (or turning on), so a key
+  // never claims a screen the box could not reach; the words say what it last answered.
+  const screen = 'Screen';
+  const screenOn = [lit('screen_on', COLOURS.green, COLOURS.white)];
+  presets.screen_on = button(screen, 'Screen on', `SCREEN ON\n$(${label}:screen_power)`, 'screen', { request: 'on' }, screenOn, '14');
+  presets.screen_standby = button(screen, 'Screen standby', 'SCREEN\nSTANDBY', 'screen', { request: 'standby' }, [], '14');
+  presets.screen_active = button(screen, 'Make the box the active source (no "no signal")', 'SCREEN\nSOURCE', 'screen', { request: 'active' }, screenOn, '14');
 
   const alerts = 'Alerts';
   presets.flash = button(alerts, 'Flash the screens (3 times)', 'FLASH', 'flash', { count: 3 });

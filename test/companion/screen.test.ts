@@ -2,9 +2,10 @@
 // /screen/on|standby|active, and the `screen_on` feedback and `screen_power` variable follow
 // what the screen answered the box (`screen.report` from the CEC adapter, into a real
 // RoomService). A box without screen control, or older than it, reads as `none`.
-import type { CompanionFeedbackDefinition } from '@companion-module/base';
+import type { CompanionButtonPresetDefinition, CompanionFeedbackDefinition } from '@companion-module/base';
 import { describe, expect, it } from 'vitest';
 import { feedbackDefinitions, feedbackSignatures, type FeedbackSource } from '../../src/companion/feedbacks.js';
+import { presetDefinitions } from '../../src/companion/presets.js';
 import { toApiCall } from '../../src/companion/requests.js';
 import { screenOf } from '../../src/companion/room-screen.js';
 import { viewAt } from '../../src/companion/room-view.js';
@@ -63,5 +64,22 @@ describe('the screen on the keys', () => {
     expect(screenOf(older as Snapshot)).toBe('none');
     expect(screenOf({ ...state, screen: { power: 'sleeping', problem: null } } as unknown as Snapshot)).toBe('unknown');
     expect(screenOf(null)).toBe('none');
+  });
+
+  it('the Screen preset page: on, standby and active source press the action, and only the keys that ask for on light with screen_on', async () => {
+    const { fire } = actionFiring();
+    const keys = Object.values(presetDefinitions('sc')).filter((p): p is CompanionButtonPresetDefinition => p?.type === 'button' && p.category === 'Screen');
+    const pressed: string[] = [];
+    for (const key of keys) {
+      const [down] = key.steps.flatMap((step) => step.down);
+      if (down === undefined) throw new Error(`${key.name}: no action`);
+      const sent = await fire(down.actionId, down.options);
+      if (typeof sent === 'string' || sent.type !== 'screen') throw new Error(`${key.name}: ${JSON.stringify(sent)}`);
+      pressed.push(sent.request);
+      expect(key.feedbacks.map((f) => f.feedbackId), key.name).toEqual(sent.request === 'standby' ? [] : ['screen_on']);
+    }
+    expect(pressed.sort()).toEqual(['active', 'on', 'standby']);
+    // The on key says what the screen last answered, so a press that was refused is visible on the key.
+    expect(keys.find((key) => key.name === 'Screen on')?.style.text).toContain('$(sc:screen_power)');
   });
 });
