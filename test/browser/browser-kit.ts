@@ -122,3 +122,19 @@ export function watchProblems(page: Page): string[] {
   });
   return problems;
 }
+
+/**
+ * What to add to a reading of one of the page's clocks (`read`, run in the page) to put it on one
+ * of this process's (`local`): the midpoint of the quickest of 20 round trips, so the error is at
+ * most half that round trip and the slow ones of a busy machine do not count.
+ */
+export async function pageToLocalClock(page: Page, read: () => number, local: () => number): Promise<number> {
+  let best = { roundTripMs: Number.POSITIVE_INFINITY, offsetMs: 0 };
+  for (let i = 0; i < 20; i += 1) {
+    const sentMs = local();
+    const pageMs = await page.evaluate(read);
+    const receivedMs = local();
+    if (receivedMs - sentMs < best.roundTripMs) best = { roundTripMs: receivedMs - sentMs, offsetMs: (sentMs + receivedMs) / 2 - pageMs };
+  }
+  return best.offsetMs;
+}

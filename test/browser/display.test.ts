@@ -5,7 +5,7 @@ import { loadavg } from 'node:os';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countdownText, formatSeconds } from '../../src/client/face.js';
-import { pixelStats, saveArtifact, saveScreenshot, watchProblems } from './browser-kit.js';
+import { pageToLocalClock, pixelStats, saveArtifact, saveScreenshot, watchProblems } from './browser-kit.js';
 import { startLiveServer, useDisplayRig, VIEWER_KEY } from './live-server.js';
 
 const VIEWPORT = { width: 1280, height: 720 };
@@ -260,18 +260,8 @@ describe('viewer /view/{viewer_key}', { timeout: 45_000 }, () => {
     // An event's timeStamp is the browser's own monotonic clock, faked in no page. Each page's is
     // mapped onto this process's clock by the round trip with the smallest delay, so the flips of
     // all pages land on one timeline.
-    const toTestClock = async (page: Page): Promise<number> => {
-      let best = { rttMs: Infinity, offsetMs: 0 };
-      for (let i = 0; i < 20; i += 1) {
-        const sentMs = performance.now();
-        const stampMs = await page.evaluate(() => new Event('probe').timeStamp);
-        const receivedMs = performance.now();
-        if (receivedMs - sentMs < best.rttMs) best = { rttMs: receivedMs - sentMs, offsetMs: (sentMs + receivedMs) / 2 - stampMs };
-      }
-      return best.offsetMs;
-    };
     const record = async (page: Page) => {
-      const offsetMs = await toTestClock(page);
+      const offsetMs = await pageToLocalClock(page, () => new Event('probe').timeStamp, () => performance.now());
       const flips = await page.evaluate(
         async (ms) => {
           const el = document.getElementById('time');

@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatTimeOfDay } from '../../src/client/time-of-day.js';
-import { saveScreenshot, watchProblems } from './browser-kit.js';
+import { pageToLocalClock, saveScreenshot, watchProblems } from './browser-kit.js';
 import { useDisplayRig, VIEWER_KEY } from './live-server.js';
 
 const rig = useDisplayRig();
@@ -123,7 +123,7 @@ describe('the screen flash', { timeout: 45_000 }, () => {
  * Hooks the page's audio: each oscillator start is reported with the instant it sounds on the
  * page's own clock (which the test may have set minutes off). Reporting the page's instant, not
  * the moment the report reaches this process, keeps the binding's delivery (late on a machine busy
- * with other test files) out of the figure; pageClockAhead() maps it onto the server's clock.
+ * with other test files) out of the figure; pageToLocalClock() maps it onto the server's clock.
  */
 async function hookAudio(context: BrowserContext, starts: number[]): Promise<void> {
   await context.exposeBinding('reportAudioStart', (_source, pageMs: number) => void starts.push(pageMs));
@@ -137,18 +137,8 @@ async function hookAudio(context: BrowserContext, starts: number[]): Promise<voi
   });
 }
 
-/** How far the page's clock is ahead of this process's (the server's), from the quickest of 20 round trips. */
-async function pageClockAhead(page: Page): Promise<number> {
-  let best = { roundTrip: Number.POSITIVE_INFINITY, ahead: 0 };
-  for (let i = 0; i < 20; i += 1) {
-    const sentAt = Date.now();
-    const sent = performance.now();
-    const pageNow = await page.evaluate(() => Date.now());
-    const roundTrip = performance.now() - sent;
-    if (roundTrip < best.roundTrip) best = { roundTrip, ahead: pageNow - (sentAt + roundTrip / 2) };
-  }
-  return best.ahead;
-}
+/** From the page's Date.now() (which the test may have set minutes off) to this process's, the server's. */
+const wallOffset = (page: Page): Promise<number> => pageToLocalClock(page, () => Date.now(), () => Date.now());
 
 describe('the chime', { timeout: 45_000 }, () => {
   it('a phone shows "tap to enable sound" while the chime is on, and a tap enables it', async () => {
@@ -186,7 +176,7 @@ describe('the chime', { timeout: 45_000 }, () => {
     await rig.server.run({ type: 'start' }, { type: 'adjust', ms: -597_000 });
     const zeroAt = rig.server.service.snapshot().endAt as number;
     await expect.poll(() => starts.length, { timeout: 6_000 }).toBeGreaterThanOrEqual(3);
-    const first = (starts[0] as number) - (await pageClockAhead(page));
+    const first = (starts[0] as number) + (await wallOffset(page));
     expect(Math.abs(first - zeroAt), `chime at ${Math.round(first - zeroAt)} ms from zero`).toBeLessThan(50);
     expect(await page.textContent('#time')).toMatch(/^(0:00|\+0:0\d)$/);
     expect(problems).toEqual([]);
@@ -205,8 +195,8 @@ describe('the chime', { timeout: 45_000 }, () => {
     await rig.server.run({ type: 'chime.test' });
     const at = rig.server.service.snapshot().chimeTestAt as number;
     await expect.poll(() => a.length >= 3 && b.length >= 3, { timeout: 5_000 }).toBe(true);
-    const kioskAt = (a[0] as number) - (await pageClockAhead(kiosk.page));
-    const phoneAt = (b[0] as number) - (await pageClockAhead(phone.page));
+    const kioskAt = (a[0] as number) + (await wallOffset(kiosk.page));
+    const phoneAt = (b[0] as number) + (await wallOffset(phone.page));
     expect(Math.abs(kioskAt - at), `kiosk at ${Math.round(kioskAt - at)} ms`).toBeLessThan(50);
     expect(Math.abs(phoneAt - at), `phone at ${Math.round(phoneAt - at)} ms`).toBeLessThan(50);
     expect([...kiosk.problems, ...phone.problems]).toEqual([]);
