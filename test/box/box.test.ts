@@ -62,6 +62,17 @@ function streamInBox(command: string): { output: () => string; done: Promise<num
 }
 /** A command as root inside the machine; its output, trimmed. */
 const inBox = async (command: string): Promise<string> => (await box('run', command)).trim();
+/**
+ * How many lines of a command's output in the machine hold `text`, as plain text (`grep -cF -e`: an
+ * API key may begin with "-", which grep would take for an option); a grep that fails (exit 2)
+ * fails the check instead of reading as none.
+ */
+async function linesInBox(source: string, text: string): Promise<number> {
+  const quoted = `'${text.replaceAll("'", "'\\''")}'`;
+  const count = await inBox(`${source} | grep -cF -e ${quoted} || [ $? -eq 1 ]`);
+  if (!/^\d+$/.test(count)) throw new Error(`counting "${text}" in the output of ${source} read ${JSON.stringify(count)}`);
+  return Number(count);
+}
 
 interface Box {
   url: string;
@@ -288,11 +299,9 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
   });
 
   it('under systemd the start logs where to find the links, and no key reaches the journal', async () => {
-    expect(await inBox('journalctl -b -u showclock.service --no-pager -o cat | grep -cF -e "listening; to print the control-room URL, run \\`sudo showclock key\\`" || [ $? -eq 1 ]')).not.toBe('0');
+    expect(await linesInBox('journalctl -b -u showclock.service --no-pager -o cat', 'listening; to print the control-room URL, run `sudo showclock key`')).toBeGreaterThan(0);
     expect(machine.apiKey).not.toBe('');
-    // -e: a base64url key may begin with "-" (1 in 64), which grep would take for an option; a grep
-    // error (exit 2) fails the command instead of passing as "no match".
-    expect(await inBox(`journalctl -b --no-pager -o cat | grep -cF -e "${machine.apiKey}" || [ $? -eq 1 ]`)).toBe('0');
+    expect(await linesInBox('journalctl -b --no-pager -o cat', machine.apiKey)).toBe(0);
   });
 
   it('the screen shows the display page with the digits of /state, and a change through the API within 2 s', async () => {
@@ -447,9 +456,9 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
   });
 
   it('no watchdog restart that was not a hang, through everything so far', async () => {
-    const timeouts = await inBox('journalctl --no-pager -u showclock.service | grep "Watchdog timeout" || true');
-    figures['watchdog restarts before the hang'] = String(timeouts === '' ? 0 : timeouts.split('\n').length);
-    expect(timeouts).toBe('');
+    const timeouts = await linesInBox('journalctl --no-pager -u showclock.service', 'Watchdog timeout');
+    figures['watchdog restarts before the hang'] = String(timeouts);
+    expect(timeouts).toBe(0);
   });
 
   it('a hung service (kill -STOP of node) is restarted by the watchdog, and the kiosk shows the clock again', async () => {
@@ -473,7 +482,7 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
     figures['watchdog recovery'] = `${(recoveredMs / 1000).toFixed(1)} s`;
     expect(after).not.toBe(before);
     expect(recoveredMs).toBeLessThan(45_000);
-    expect(await inBox('journalctl -u showclock.service --no-pager | grep -c "Watchdog timeout" || true')).not.toBe('0');
+    expect(await linesInBox('journalctl -u showclock.service --no-pager', 'Watchdog timeout')).toBeGreaterThan(0);
     await untilScreenShows(shown((await state()).remaining), 'after-watchdog', 180_000);
   });
 
@@ -534,8 +543,8 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
       await inBox('systemctl restart showclock-kiosk.service');
       // The launcher says where the sound goes as it starts Chromium, once the service answers (from
       // the kiosk's login session by then: the whole journal, not the unit's).
-      const said = () => inBox(`journalctl -b --since "-90 s" --no-pager -o cat | grep -c "sound to default:CARD=${audio} (kiosk.audio ${audio})" || true`);
-      await expect.poll(said, { timeout: 90_000, interval: 1_000 }).not.toBe('0');
+      const said = () => linesInBox('journalctl -b --since "-90 s" --no-pager -o cat', `sound to default:CARD=${audio} (kiosk.audio ${audio})`);
+      await expect.poll(said, { timeout: 90_000, interval: 1_000 }).toBeGreaterThan(0);
       await untilScreenShows(shown((await state()).remaining), `kiosk-audio-${audio}`, 180_000);
     };
     const chimeAfterPress = async (): Promise<ReturnType<typeof chimeLevels>> => {
@@ -569,7 +578,7 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
       'modprobe vivid && for d in /sys/class/video4linux/video*; do if grep -qx vivid-000-vid-cap "$d/name"; then v4l2-ctl -d "/dev/$(basename "$d")" -c hdmi_000_0_is_connected_to=2; fi; done' +
         ' && cec-ctl -d /dev/cec0 --tv --osd-name TV > /dev/null && (nohup cec-follower -d /dev/cec0 -v -w > /root/tv.log 2>&1 &)',
     );
-    const tvHeard = async (message: string): Promise<number> => Number(await inBox(`grep -c "to TV (4 to 0): ${message}" /root/tv.log || true`));
+    const tvHeard = (message: string): Promise<number> => linesInBox('cat /root/tv.log', `to TV (4 to 0): ${message}`);
     const screenPower = async (): Promise<string | undefined> => {
       const { body } = await api('/state');
       return (body.state as { screen?: { power: string } | null } | undefined)?.screen?.power;
@@ -596,7 +605,7 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
     const onAnswerMs = performance.now() - startedMs;
     expect(on.status).toBe(200);
     expect(await tvHeard('IMAGE_VIEW_ON')).toBeGreaterThan(onsBefore);
-    expect(Number(await inBox('grep -c "to all (4 to 15): ACTIVE_SOURCE" /root/tv.log || true'))).toBeGreaterThan(0);
+    expect(await linesInBox('cat /root/tv.log', 'to all (4 to 15): ACTIVE_SOURCE')).toBeGreaterThan(0);
     await expect.poll(screenPower, { timeout: 30_000, interval: 250 }).toBe('on');
     const onReportedMs = performance.now() - startedMs;
     figures['CEC round trip (answer / power reported)'] = `standby ${Math.round(standbyAnswerMs)} ms / ${(standbyReportedMs / 1000).toFixed(1)} s, on ${Math.round(onAnswerMs)} ms / ${(onReportedMs / 1000).toFixed(1)} s`;
@@ -607,7 +616,7 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
 
   it('a hung kernel (crashed, with no reboot on panic) is restarted by the hardware watchdog, and the show comes back', async () => {
     expect(await inBox('systemctl show -p RuntimeWatchdogUSec --value')).toBe('14s');
-    expect(await inBox('journalctl -b --no-pager -o cat | grep -c "Using hardware watchdog" || true')).not.toBe('0');
+    expect(await linesInBox('journalctl -b --no-pager -o cat', 'Using hardware watchdog')).toBeGreaterThan(0);
     const bootId = await inBox('cat /proc/sys/kernel/random/boot_id');
     const before = await state();
     // kernel.panic=0: after the crash the kernel stops for good, as a hung one does; only the
@@ -630,7 +639,7 @@ describe.skipIf(missing !== null)('the box, booted in a virtual machine', () => 
     expect(again).not.toMatch(/wrote|installing|restarted|created|enabled/);
     expect(await inBox('systemctl show -p MainPID --value showclock.service')).toBe(pid);
     await inBox('cd /root/showclock-*/ && ./install.sh --uninstall');
-    expect(await inBox('ls /etc/systemd/system | grep -c showclock || [ $? -eq 1 ]')).toBe('0');
+    expect(await linesInBox('ls /etc/systemd/system', 'showclock')).toBe(0);
     expect(await inBox('systemctl list-units --all --no-legend --plain "showclock*" | wc -l')).toBe('0');
     expect(readFileSync(path.join(BOX_DIR, 'machine.env'), 'utf8')).toContain('BASE=');
   });
